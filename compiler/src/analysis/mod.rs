@@ -1,0 +1,3 @@
+//! Polyhedral analysis of a SCoP with isl: the model, exact dependences, parallelism.
+
+pub mod deps;

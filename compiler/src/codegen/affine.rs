@@ -1,0 +1,401 @@
+//! Prints a [`Scop`] as a `func.func` of `affine`/`memref`/`arith`/`math` operations:
+//! the form `tesselc --emit=mlir` shows and the input of the polyhedral passes.
+//!
+//! Arrays become memref arguments with the C shapes (`?` where C leaves a size to run
+//! time), scalar parameters keep their C types, written scalars become zero-dimensional
+//! `memref.alloca`s, loops become `affine.for` over their normalized counters, affine
+//! conditions `affine.if`, and the SCoP is wrapped in a `tpoly.scop` op that carries
+//! the user's share hints.
+
+use super::text::*;
+use crate::scop::*;
+use std::collections::BTreeSet;
+
+/// Names of SSA values in the function.
+pub(crate) struct Names<'a> {
+    pub scop: &'a Scop,
+    /// The `index` value of each integer parameter (for affine symbols).
+    pub param_index: Vec<Option<String>>,
+    /// The SSA value of each loop counter, by loop id.
+    pub ivs: Vec<Option<String>>,
+    /// The memref value of each array.
+    pub arrays: Vec<String>,
+    /// The memref<T> value of each scalar.
+    pub scalars: Vec<String>,
+}
+
+impl Names<'_> {
+    pub fn param_value(&self, p: usize) -> String {
+        format!("%{}", ident(&self.scop.params[p].name))
+    }
+    fn var(&self, v: Var) -> String {
+        match v {
+            Var::Iv(l) => self.ivs[l].clone().unwrap_or_else(|| "%undef_iv".into()),
+            Var::Param(p) => format!(
+                "symbol({})",
+                self.param_index[p].clone().unwrap_or_default()
+            ),
+        }
+    }
+    /// Inline affine syntax, e.g. `%i + symbol(%n) - 1`.
+    fn inline(&self, a: &Aff) -> String {
+        a.render(&|v| self.var(v))
+    }
+    /// An explicit map with its operands: `affine_map<(d0)[s0] -> (d0 + s0)>(%i)[%n]`.
+    fn map(&self, affs: &[Aff]) -> (String, String) {
+        let mut dims = BTreeSet::new();
+        let mut syms = BTreeSet::new();
+        for a in affs {
+            for v in a.terms.keys() {
+                match v {
+                    Var::Iv(_) => dims.insert(*v),
+                    Var::Param(_) => syms.insert(*v),
+                };
+            }
+        }
+        let dims: Vec<Var> = dims.into_iter().collect();
+        let syms: Vec<Var> = syms.into_iter().collect();
+        let name = |v: Var| {
+            if let Some(i) = dims.iter().position(|d| *d == v) {
+                format!("d{i}")
+            } else {
+                format!("s{}", syms.iter().position(|s| *s == v).unwrap_or(0))
+            }
+        };
+        let results: Vec<String> = affs.iter().map(|a| a.render(&name)).collect();
+        let dn: Vec<String> = (0..dims.len()).map(|i| format!("d{i}")).collect();
+        let sn: Vec<String> = (0..syms.len()).map(|i| format!("s{i}")).collect();
+        let map = format!(
+            "affine_map<({})[{}] -> ({})>",
+            dn.join(", "),
+            sn.join(", "),
+            results.join(", ")
+        );
+        let dops: Vec<String> = dims.iter().map(|v| self.ivs_or(*v)).collect();
+        let sops: Vec<String> = syms.iter().map(|v| self.ivs_or(*v)).collect();
+        (map, format!("({})[{}]", dops.join(", "), sops.join(", ")))
+    }
+    fn ivs_or(&self, v: Var) -> String {
+        match v {
+            Var::Iv(l) => self.ivs[l].clone().unwrap_or_default(),
+            Var::Param(p) => self.param_index[p].clone().unwrap_or_default(),
+        }
+    }
+}
+
+struct AffineEnv<'a, 'b> {
+    n: &'b Names<'a>,
+}
+
+impl ValueEnv for AffineEnv<'_, '_> {
+    fn load(&mut self, b: &mut Body, acc: &Access, _ty: ElemTy) -> String {
+        let idx: Vec<String> = acc.idx.iter().map(|a| self.n.inline(a)).collect();
+        let arr = &self.n.scop.arrays[acc.array];
+        b.op(format!(
+            "affine.load {}[{}] : {}",
+            self.n.arrays[acc.array],
+            idx.join(", "),
+            arr.memref_type()
+        ))
+    }
+    fn load_scalar(&mut self, b: &mut Body, s: usize, ty: ElemTy) -> String {
+        b.op(format!(
+            "affine.load {}[] : memref<{}>",
+            self.n.scalars[s],
+            ty.mlir()
+        ))
+    }
+    fn index(&mut self, b: &mut Body, a: &Aff) -> String {
+        let (map, ops) = self.n.map(std::slice::from_ref(a));
+        b.op(format!("affine.apply {map}{ops}"))
+    }
+    fn param(&mut self, _b: &mut Body, p: usize) -> String {
+        self.n.param_value(p)
+    }
+}
+
+/// The function signature shared by the affine and GPU forms.
+pub(crate) fn signature(scop: &Scop) -> Vec<String> {
+    let mut args = Vec::new();
+    for a in &scop.args {
+        match a {
+            FuncArg::Array(i) => {
+                let arr = &scop.arrays[*i];
+                args.push(format!("%{}: {}", ident(&arr.name), arr.memref_type()));
+            }
+            FuncArg::Param(p) => {
+                let p = &scop.params[*p];
+                args.push(format!("%{}: {}", ident(&p.name), p.ty.mlir()));
+            }
+            FuncArg::Unused(..) => {}
+        }
+    }
+    args
+}
+
+/// Declarations of file-scope arrays the SCoPs use, as external `memref.global`s.
+pub(crate) fn globals(scops: &[Scop]) -> Vec<String> {
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for s in scops {
+        for a in &s.arrays {
+            if a.kind == ArrayKind::Global && seen.insert(a.name.clone()) {
+                out.push(format!(
+                    "memref.global @{} : {}",
+                    ident(&a.name),
+                    a.memref_type()
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Opens the function body: index casts of integer parameters, the memrefs of global and
+/// local arrays, and scalar allocations. Returns the names.
+pub(crate) fn prologue<'a>(b: &mut Body, scop: &'a Scop, alloc_scalars: bool) -> Names<'a> {
+    let mut param_index = vec![None; scop.params.len()];
+    for (i, p) in scop.params.iter().enumerate() {
+        if !p.ty.is_float() {
+            let v = format!("%{}.idx", ident(&p.name));
+            let conv = if p.ty.is_signed() {
+                "arith.index_cast"
+            } else {
+                "arith.index_castui"
+            };
+            b.line(format!(
+                "{v} = {conv} %{} : {} to index",
+                ident(&p.name),
+                p.ty.mlir()
+            ));
+            param_index[i] = Some(v);
+        }
+    }
+    let mut arrays = Vec::new();
+    for a in &scop.arrays {
+        let name = format!("%{}", ident(&a.name));
+        match a.kind {
+            ArrayKind::Param(_) => {}
+            ArrayKind::Global => {
+                b.line(format!(
+                    "{name} = memref.get_global @{} : {}",
+                    ident(&a.name),
+                    a.memref_type()
+                ));
+            }
+            ArrayKind::Local => {
+                let dyns: Vec<String> = a
+                    .dims
+                    .iter()
+                    .filter_map(|d| match d {
+                        Dim::Static(_) => None,
+                        Dim::Dynamic(Some(aff)) => Some(aff_host(b, aff, &param_index)),
+                        Dim::Dynamic(None) => Some(b.const_index(1)),
+                    })
+                    .collect();
+                b.line(format!(
+                    "{name} = memref.alloc({}) : {}",
+                    dyns.join(", "),
+                    a.memref_type()
+                ));
+            }
+        }
+        arrays.push(name);
+    }
+    let mut scalars = Vec::new();
+    for (i, s) in scop.scalars.iter().enumerate() {
+        let name = format!("%{}.s{i}", ident(&s.name));
+        if alloc_scalars {
+            b.line(format!(
+                "{name} = memref.alloca() : memref<{}>",
+                s.ty.mlir()
+            ));
+        }
+        scalars.push(name);
+    }
+    Names {
+        scop,
+        param_index,
+        ivs: vec![None; scop.num_loops],
+        arrays,
+        scalars,
+    }
+}
+
+/// An affine expression of parameters only, computed with `arith` (for sizes).
+fn aff_host(b: &mut Body, a: &Aff, param_index: &[Option<String>]) -> String {
+    let mut acc = b.const_index(a.cst);
+    for (v, k) in &a.terms {
+        let Var::Param(p) = v else { continue };
+        let kv = b.const_index(*k);
+        let pv = param_index[*p].clone().unwrap_or_default();
+        let m = b.op(format!("arith.muli {pv}, {kv} : index"));
+        acc = b.op(format!("arith.addi {acc}, {m} : index"));
+    }
+    acc
+}
+
+/// Prints the whole module in affine form.
+pub fn emit_module(scops: &[Scop]) -> String {
+    let mut out = String::from("module {\n");
+    for g in globals(scops) {
+        out += &format!("  {g}\n");
+    }
+    for scop in scops {
+        out += &emit_func(scop);
+    }
+    out += "}\n";
+    out
+}
+
+fn emit_func(scop: &Scop) -> String {
+    let mut b = Body::new(2);
+    let names = prologue(&mut b, scop, true);
+    let mut head = String::from("tpoly.scop");
+    if !scop.hints.is_empty() {
+        let hs: Vec<String> = scop
+            .hints
+            .iter()
+            .map(|h| {
+                let dims: String = h.dims.iter().map(|d| format!("[{d}]")).collect();
+                format!(
+                    "#tpoly.share<\"{}\"{dims}{}>",
+                    h.array,
+                    if h.coalesce { ", coalesce" } else { "" }
+                )
+            })
+            .collect();
+        head += &format!(" share [{}]", hs.join(", "));
+    }
+    let mut names = names;
+    let mut inner = Body::new(3);
+    // Keep fresh names unique across the prologue and the body.
+    inner.next = b.next;
+    emit_nodes(&mut inner, &mut names, &scop.body);
+    b.line(format!("{head} {{"));
+    b.out += &inner.out;
+    b.line("}");
+    b.line("return");
+    format!(
+        "  func.func @{}({}) {{\n{}  }}\n",
+        ident(&scop.name),
+        signature(scop).join(", "),
+        b.out
+    )
+}
+
+fn emit_nodes(b: &mut Body, n: &mut Names<'_>, nodes: &[Node]) {
+    for node in nodes {
+        match node {
+            Node::Loop(l) => {
+                let iv = format!("%{}.{}", ident(&l.name), l.id);
+                let (lm, lo) = n.map(&l.lbs);
+                let (um, uo) = n.map(&l.ubs);
+                let lmax = if l.lbs.len() > 1 { "max " } else { "" };
+                let umin = if l.ubs.len() > 1 { "min " } else { "" };
+                let step = if l.step != 1 {
+                    format!(" step {}", l.step)
+                } else {
+                    String::new()
+                };
+                b.line(format!(
+                    "affine.for {iv} = {lmax}{lm}{lo} to {umin}{um}{uo}{step} {{"
+                ));
+                n.ivs[l.id] = Some(iv);
+                b.indent += 1;
+                emit_nodes(b, n, &l.body);
+                b.indent -= 1;
+                n.ivs[l.id] = None;
+                b.line("}");
+            }
+            Node::If { cond, then, els } => {
+                let affs: Vec<Aff> = cond.cons.iter().map(|c| c.0.clone()).collect();
+                let (map, ops) = n.map(&affs);
+                // Turn the map `(..)[..] -> (e0, e1)` into a set `(..)[..] : (e0 >= 0, e1 == 0)`.
+                let head = &map["affine_map<".len()..map.find(" -> ").unwrap_or(0)];
+                let body = &map[map.find(" -> (").map_or(0, |p| p + 5)..map.len() - 2];
+                let parts: Vec<String> = split_top(body)
+                    .into_iter()
+                    .zip(&cond.cons)
+                    .map(|(e, (_, eq))| format!("{e} {} 0", if *eq { "==" } else { ">=" }))
+                    .collect();
+                b.line(format!(
+                    "affine.if affine_set<{head} : ({})>{ops} {{",
+                    parts.join(", ")
+                ));
+                b.indent += 1;
+                emit_nodes(b, n, then);
+                b.indent -= 1;
+                if !els.is_empty() {
+                    b.line("} else {");
+                    b.indent += 1;
+                    emit_nodes(b, n, els);
+                    b.indent -= 1;
+                }
+                b.line("}");
+            }
+            Node::DataIf {
+                cond, then, els, ..
+            } => {
+                let c = emit_expr(b, &mut AffineEnv { n }, cond);
+                b.line(format!("scf.if {c} {{"));
+                b.indent += 1;
+                emit_nodes(b, n, then);
+                b.indent -= 1;
+                if !els.is_empty() {
+                    b.line("} else {");
+                    b.indent += 1;
+                    emit_nodes(b, n, els);
+                    b.indent -= 1;
+                }
+                b.line("}");
+            }
+            Node::Stmt(s) => {
+                let v = emit_expr(b, &mut AffineEnv { n }, &s.value);
+                match &s.target {
+                    Target::Array(acc) => {
+                        let idx: Vec<String> = acc.idx.iter().map(|a| n.inline(a)).collect();
+                        let arr = &n.scop.arrays[acc.array];
+                        b.line(format!(
+                            "affine.store {v}, {}[{}] : {}",
+                            n.arrays[acc.array],
+                            idx.join(", "),
+                            arr.memref_type()
+                        ));
+                    }
+                    Target::Scalar(sc) => {
+                        let ty = n.scop.scalars[*sc].ty.mlir();
+                        b.line(format!(
+                            "affine.store {v}, {}[] : memref<{ty}>",
+                            n.scalars[*sc]
+                        ));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Splits a comma-separated list at the top level (outside parentheses).
+fn split_top(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut cur = String::new();
+    for c in s.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(cur.trim().to_string());
+                cur.clear();
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}

@@ -1,0 +1,524 @@
+//! GPU mapping and the gpu-dialect form of a SCoP (`tesselc --emit=gpu`).
+//!
+//! This is the simple, always-correct mapping of PPCG sec. 6 without tiling for reuse:
+//! * every outermost parallel loop (parallel as decided by [`crate::analysis::deps`])
+//!   becomes one kernel launch; when its body is a single loop that is parallel too and
+//!   whose bounds do not depend on it, the pair maps to a 2-D grid (inner loop to x, so
+//!   consecutive threads touch consecutive elements: the coalescing rule of paper 004
+//!   sec. 3), otherwise the loop maps to a 1-D grid. Partial blocks are guarded.
+//! * loops and statements inside a kernel run sequentially in each thread;
+//! * sequential loops that contain parallel ones stay on the host around the launches
+//!   (host/kernel split, PPCG sec. 6.3); runs of code without any parallel loop execute
+//!   in a single-thread kernel, so data never leaves the device in between;
+//! * the host allocates every array on the device, copies every array in, copies the
+//!   written arrays out (PPCG sec. 7.1 with whole arrays); scalars the SCoP writes live in
+//!   device memory, except in a parallel kernel, where each thread gets a private copy
+//!   initialized from the device value (the analysis guarantees none is live-out).
+//!
+//! Before (affine form):
+//! ```text
+//! affine.for %i = 0 to %n { affine.for %j = 0 to %m { affine.store ..., %C[%i, %j] } }
+//! ```
+//! After:
+//! ```text
+//! %C.dev = gpu.alloc(...)   gpu.memcpy %C.dev, %C
+//! gpu.launch blocks(...) in (%gx = ceil(m/32), %gy = ceil(n/8), %gz = 1)
+//!            threads(...) in (%sx = 32, %sy = 8, %sz = 1) {
+//!   %j = bx*32+tx  %i = by*8+ty  scf.if (i < n && j < m) { memref.store ..., %C.dev[%i, %j] }
+//! }
+//! gpu.memcpy %C, %C.dev
+//! ```
+
+use super::affine::{globals, prologue, signature, Names};
+use super::text::*;
+use crate::analysis::deps::Parallelism;
+use crate::scop::*;
+
+/// The `gpu.module` that receives every kernel of a translation unit, so that one PTX or
+/// HSACO object holds them all.
+pub const KERNEL_MODULE: &str = "tessel_kernels";
+
+/// Block shapes of the simple mapping.
+#[derive(Clone, Copy, Debug)]
+pub struct MapOptions {
+    pub block_1d: i64,
+    pub block_2d: (i64, i64),
+}
+
+impl Default for MapOptions {
+    fn default() -> Self {
+        MapOptions {
+            block_1d: 256,
+            block_2d: (32, 8),
+        }
+    }
+}
+
+struct Gpu<'a, 'n> {
+    n: &'n mut Names<'a>,
+    par: &'n Parallelism,
+    opts: MapOptions,
+    /// Device copies of arrays and scalars.
+    dev_arrays: Vec<String>,
+    dev_scalars: Vec<String>,
+    /// Per-thread copies of scalars inside the current parallel kernel.
+    private: Vec<Option<String>>,
+    kernels: usize,
+}
+
+impl ValueEnv for Gpu<'_, '_> {
+    fn load(&mut self, b: &mut Body, acc: &Access, _ty: ElemTy) -> String {
+        let idx: Vec<String> = acc.idx.iter().map(|a| self.index(b, a)).collect();
+        let t = self.n.scop.arrays[acc.array].memref_type();
+        b.op(format!(
+            "memref.load {}[{}] : {t}",
+            self.dev_arrays[acc.array],
+            idx.join(", ")
+        ))
+    }
+    fn load_scalar(&mut self, b: &mut Body, s: usize, ty: ElemTy) -> String {
+        let m = self.scalar_mem(s);
+        b.op(format!("memref.load {m}[] : memref<{}>", ty.mlir()))
+    }
+    fn index(&mut self, b: &mut Body, a: &Aff) -> String {
+        let mut acc: Option<String> = None;
+        for (v, k) in &a.terms {
+            let x = match v {
+                Var::Iv(l) => self.n.ivs[*l].clone().unwrap_or_default(),
+                Var::Param(p) => self.n.param_index[*p].clone().unwrap_or_default(),
+            };
+            let term = if *k == 1 {
+                x
+            } else {
+                let kv = b.const_index(*k);
+                b.op(format!("arith.muli {x}, {kv} : index"))
+            };
+            acc = Some(match acc {
+                None => term,
+                Some(a) => b.op(format!("arith.addi {a}, {term} : index")),
+            });
+        }
+        match acc {
+            None => b.const_index(a.cst),
+            Some(v) if a.cst == 0 => v,
+            Some(v) => {
+                let c = b.const_index(a.cst);
+                b.op(format!("arith.addi {v}, {c} : index"))
+            }
+        }
+    }
+    fn param(&mut self, _b: &mut Body, p: usize) -> String {
+        self.n.param_value(p)
+    }
+}
+
+impl Gpu<'_, '_> {
+    fn scalar_mem(&self, s: usize) -> String {
+        self.private[s]
+            .clone()
+            .unwrap_or_else(|| self.dev_scalars[s].clone())
+    }
+
+    fn bound(&mut self, b: &mut Body, affs: &[Aff], max: bool) -> String {
+        let mut v = self.index(b, &affs[0]);
+        for a in &affs[1..] {
+            let w = self.index(b, a);
+            v = b.op(format!(
+                "arith.{} {v}, {w} : index",
+                if max { "maxsi" } else { "minsi" }
+            ));
+        }
+        v
+    }
+
+    fn cond(&mut self, b: &mut Body, c: &Cond) -> String {
+        let mut acc: Option<String> = None;
+        for (a, eq) in &c.cons {
+            let v = self.index(b, a);
+            let z = b.const_index(0);
+            let t = b.op(format!(
+                "arith.cmpi {}, {v}, {z} : index",
+                if *eq { "eq" } else { "sge" }
+            ));
+            acc = Some(match acc {
+                None => t,
+                Some(p) => b.op(format!("arith.andi {p}, {t} : i1")),
+            });
+        }
+        acc.unwrap_or_else(|| b.op("arith.constant true"))
+    }
+
+    fn has_parallel(&self, nodes: &[Node]) -> bool {
+        nodes.iter().any(|n| match n {
+            Node::Loop(l) => self.par.parallel[l.id] || self.has_parallel(&l.body),
+            Node::If { then, els, .. } => self.has_parallel(then) || self.has_parallel(els),
+            // A condition on device data is evaluated on the device: its whole subtree
+            // runs in one sequential kernel.
+            Node::DataIf { .. } | Node::Stmt(_) => false,
+        })
+    }
+
+    /// Host code: launches for parallel loops, host loops around them.
+    fn host(&mut self, b: &mut Body, nodes: &[Node]) {
+        let mut seq: Vec<&Node> = Vec::new();
+        for node in nodes {
+            let on_host = match node {
+                Node::Loop(l) => self.par.parallel[l.id] || self.has_parallel(&l.body),
+                Node::If { then, els, .. } => self.has_parallel(then) || self.has_parallel(els),
+                _ => false,
+            };
+            if !on_host {
+                seq.push(node);
+                continue;
+            }
+            self.sequential_kernel(b, &std::mem::take(&mut seq));
+            match node {
+                Node::Loop(l) if self.par.parallel[l.id] => self.parallel_kernel(b, l),
+                Node::Loop(l) => {
+                    let lb = self.bound(b, &l.lbs, true);
+                    let ub = self.bound(b, &l.ubs, false);
+                    let st = b.const_index(l.step);
+                    let iv = format!("%{}.{}", ident(&l.name), l.id);
+                    b.line(format!("scf.for {iv} = {lb} to {ub} step {st} {{"));
+                    self.n.ivs[l.id] = Some(iv);
+                    b.indent += 1;
+                    self.host(b, &l.body);
+                    b.indent -= 1;
+                    self.n.ivs[l.id] = None;
+                    b.line("}");
+                }
+                Node::If { cond, then, els } => {
+                    let c = self.cond(b, cond);
+                    b.line(format!("scf.if {c} {{"));
+                    b.indent += 1;
+                    self.host(b, then);
+                    b.indent -= 1;
+                    if !els.is_empty() {
+                        b.line("} else {");
+                        b.indent += 1;
+                        self.host(b, els);
+                        b.indent -= 1;
+                    }
+                    b.line("}");
+                }
+                _ => unreachable!("only loops and affine conditions stay on the host"),
+            }
+        }
+        self.sequential_kernel(b, &seq);
+    }
+
+    /// `gpu.launch` with the given grid and block sizes; `body` prints the kernel body.
+    fn launch(
+        &mut self,
+        b: &mut Body,
+        grid: [String; 3],
+        block: [i64; 3],
+        body: &mut dyn FnMut(&mut Self, &mut Body, &[String; 6]),
+    ) {
+        let k = self.kernels;
+        self.kernels += 1;
+        let bs: Vec<String> = block.iter().map(|v| b.const_index(*v)).collect();
+        let ids = [
+            format!("%bx.{k}"),
+            format!("%by.{k}"),
+            format!("%bz.{k}"),
+            format!("%tx.{k}"),
+            format!("%ty.{k}"),
+            format!("%tz.{k}"),
+        ];
+        b.line(format!(
+            "gpu.launch blocks({}, {}, {}) in (%gx.{k} = {}, %gy.{k} = {}, %gz.{k} = {}) threads({}, {}, {}) in (%sx.{k} = {}, %sy.{k} = {}, %sz.{k} = {}) module(@{KERNEL_MODULE}) function(@{}_k{k}) {{",
+            ids[0], ids[1], ids[2], grid[0], grid[1], grid[2], ids[3], ids[4], ids[5], bs[0], bs[1], bs[2],
+            ident(&self.n.scop.name)
+        ));
+        b.indent += 1;
+        body(self, b, &ids);
+        b.line("gpu.terminator");
+        b.indent -= 1;
+        b.line("}");
+    }
+
+    /// Runs code without parallelism in one thread on the device.
+    fn sequential_kernel(&mut self, b: &mut Body, nodes: &[&Node]) {
+        if nodes.is_empty() {
+            return;
+        }
+        let one = b.const_index(1);
+        let grid = [one.clone(), one.clone(), one];
+        self.launch(b, grid, [1, 1, 1], &mut |g, b, _| {
+            for n in nodes {
+                g.device(b, std::slice::from_ref(*n));
+            }
+        });
+    }
+
+    /// Trip count `max(0, ceil((ub - lb) / step))` of a loop, on the host.
+    fn trip_count(&mut self, b: &mut Body, l: &Loop) -> (String, String) {
+        let lb = self.bound(b, &l.lbs, true);
+        let ub = self.bound(b, &l.ubs, false);
+        let d = b.op(format!("arith.subi {ub}, {lb} : index"));
+        let z = b.const_index(0);
+        let d = b.op(format!("arith.maxsi {d}, {z} : index"));
+        let n = if l.step == 1 {
+            d
+        } else {
+            let s = b.const_index(l.step);
+            b.op(format!("arith.ceildivsi {d}, {s} : index"))
+        };
+        (lb, n)
+    }
+
+    fn parallel_kernel(&mut self, b: &mut Body, l: &Loop) {
+        // A 2-D mapping needs a perfectly nested parallel loop whose bounds do not use `l`.
+        let inner = match l.body.as_slice() {
+            [Node::Loop(l2)]
+                if self.par.parallel[l2.id]
+                    && !l2.lbs.iter().chain(&l2.ubs).any(|a| a.uses(Var::Iv(l.id))) =>
+            {
+                Some(l2)
+            }
+            _ => None,
+        };
+        let (lb_y, n_y) = self.trip_count(b, l);
+        let (lb_x, n_x, bx, by) = match inner {
+            Some(l2) => {
+                let (lb, n) = self.trip_count(b, l2);
+                (lb, n, self.opts.block_2d.0, self.opts.block_2d.1)
+            }
+            None => (lb_y.clone(), n_y.clone(), self.opts.block_1d, 1),
+        };
+        let z = b.const_index(0);
+        let mut nonempty = b.op(format!("arith.cmpi sgt, {n_x}, {z} : index"));
+        if inner.is_some() {
+            let t = b.op(format!("arith.cmpi sgt, {n_y}, {z} : index"));
+            nonempty = b.op(format!("arith.andi {nonempty}, {t} : i1"));
+        }
+        b.line(format!("scf.if {nonempty} {{"));
+        b.indent += 1;
+        let bxv = b.const_index(bx);
+        let gx = b.op(format!("arith.ceildivsi {n_x}, {bxv} : index"));
+        let gy = if inner.is_some() {
+            let byv = b.const_index(by);
+            b.op(format!("arith.ceildivsi {n_y}, {byv} : index"))
+        } else {
+            b.const_index(1)
+        };
+        let gz = b.const_index(1);
+        let private: Vec<usize> = {
+            let mut v = self.par.written_scalars[l.id].clone();
+            if let Some(l2) = inner {
+                v.extend(self.par.written_scalars[l2.id].iter().copied());
+            }
+            v.sort();
+            v.dedup();
+            v
+        };
+        self.launch(b, [gx, gy, gz], [bx, by, 1], &mut |g, b, ids| {
+            // Linear position along x (and y), guarded against the partial last block.
+            let bxs = b.const_index(bx);
+            let t = b.op(format!("arith.muli {}, {bxs} : index", ids[0]));
+            let px = b.op(format!("arith.addi {t}, {} : index", ids[3]));
+            let mut ok = b.op(format!("arith.cmpi slt, {px}, {n_x} : index"));
+            let mut py = None;
+            if inner.is_some() {
+                let bys = b.const_index(by);
+                let t = b.op(format!("arith.muli {}, {bys} : index", ids[1]));
+                let p = b.op(format!("arith.addi {t}, {} : index", ids[4]));
+                let oky = b.op(format!("arith.cmpi slt, {p}, {n_y} : index"));
+                ok = b.op(format!("arith.andi {ok}, {oky} : i1"));
+                py = Some(p);
+            }
+            b.line(format!("scf.if {ok} {{"));
+            b.indent += 1;
+            let iv_of = |b: &mut Body, pos: &str, lb: &str, step: i64| {
+                if step == 1 {
+                    b.op(format!("arith.addi {lb}, {pos} : index"))
+                } else {
+                    let s = b.const_index(step);
+                    let m = b.op(format!("arith.muli {pos}, {s} : index"));
+                    b.op(format!("arith.addi {lb}, {m} : index"))
+                }
+            };
+            let body: &[Node] = match inner {
+                Some(l2) => {
+                    let iy = iv_of(b, py.as_deref().unwrap_or_default(), &lb_y, l.step);
+                    let ix = iv_of(b, &px, &lb_x, l2.step);
+                    g.n.ivs[l.id] = Some(iy);
+                    g.n.ivs[l2.id] = Some(ix);
+                    &l2.body
+                }
+                None => {
+                    let ix = iv_of(b, &px, &lb_x, l.step);
+                    g.n.ivs[l.id] = Some(ix);
+                    &l.body
+                }
+            };
+            for &s in &private {
+                let ty = g.n.scop.scalars[s].ty.mlir();
+                let p = b.op(format!("memref.alloca() : memref<{ty}>"));
+                let v = b.op(format!("memref.load {}[] : memref<{ty}>", g.dev_scalars[s]));
+                b.line(format!("memref.store {v}, {p}[] : memref<{ty}>"));
+                g.private[s] = Some(p);
+            }
+            g.device(b, body);
+            for &s in &private {
+                g.private[s] = None;
+            }
+            g.n.ivs[l.id] = None;
+            if let Some(l2) = inner {
+                g.n.ivs[l2.id] = None;
+            }
+            b.indent -= 1;
+            b.line("}");
+        });
+        b.indent -= 1;
+        b.line("}");
+    }
+
+    /// Device code executed by one thread.
+    fn device(&mut self, b: &mut Body, nodes: &[Node]) {
+        for node in nodes {
+            match node {
+                Node::Loop(l) => {
+                    let lb = self.bound(b, &l.lbs, true);
+                    let ub = self.bound(b, &l.ubs, false);
+                    let st = b.const_index(l.step);
+                    let iv = format!("%{}.{}", ident(&l.name), l.id);
+                    b.line(format!("scf.for {iv} = {lb} to {ub} step {st} {{"));
+                    self.n.ivs[l.id] = Some(iv);
+                    b.indent += 1;
+                    self.device(b, &l.body);
+                    b.indent -= 1;
+                    self.n.ivs[l.id] = None;
+                    b.line("}");
+                }
+                Node::If { cond, then, els } => {
+                    let c = self.cond(b, cond);
+                    self.device_if(b, &c, then, els);
+                }
+                Node::DataIf {
+                    cond, then, els, ..
+                } => {
+                    let c = emit_expr(b, self, cond);
+                    self.device_if(b, &c, then, els);
+                }
+                Node::Stmt(s) => {
+                    let v = emit_expr(b, self, &s.value);
+                    match &s.target {
+                        Target::Array(acc) => {
+                            let idx: Vec<String> =
+                                acc.idx.iter().map(|a| self.index(b, a)).collect();
+                            let t = self.n.scop.arrays[acc.array].memref_type();
+                            b.line(format!(
+                                "memref.store {v}, {}[{}] : {t}",
+                                self.dev_arrays[acc.array],
+                                idx.join(", ")
+                            ));
+                        }
+                        Target::Scalar(sc) => {
+                            let ty = self.n.scop.scalars[*sc].ty.mlir();
+                            let m = self.scalar_mem(*sc);
+                            b.line(format!("memref.store {v}, {m}[] : memref<{ty}>"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn device_if(&mut self, b: &mut Body, c: &str, then: &[Node], els: &[Node]) {
+        b.line(format!("scf.if {c} {{"));
+        b.indent += 1;
+        self.device(b, then);
+        b.indent -= 1;
+        if !els.is_empty() {
+            b.line("} else {");
+            b.indent += 1;
+            self.device(b, els);
+            b.indent -= 1;
+        }
+        b.line("}");
+    }
+}
+
+/// Arrays the SCoP writes.
+fn written_arrays(scop: &Scop) -> Vec<bool> {
+    let mut w = vec![false; scop.arrays.len()];
+    scop.visit_stmts(&mut |s, _| {
+        if let Target::Array(a) = &s.target {
+            w[a.array] = true;
+        }
+    });
+    w
+}
+
+/// Prints the mapped module: one host function per SCoP with `gpu.launch` regions.
+pub fn emit_module(scops: &[Scop], pars: &[Parallelism], opts: MapOptions) -> String {
+    let mut out = String::from("module attributes {gpu.container_module} {\n");
+    for g in globals(scops) {
+        out += &format!("  {g}\n");
+    }
+    for (scop, par) in scops.iter().zip(pars) {
+        let mut b = Body::new(2);
+        let mut names = prologue(&mut b, scop, false);
+        let mut dev_arrays = Vec::new();
+        for (i, a) in scop.arrays.iter().enumerate() {
+            let host = names.arrays[i].clone();
+            let t = a.memref_type();
+            let mut dyns = Vec::new();
+            for (k, d) in a.dims.iter().enumerate() {
+                if let Dim::Dynamic(_) = d {
+                    let c = b.const_index(k as i64);
+                    dyns.push(b.op(format!("memref.dim {host}, {c} : {t}")));
+                }
+            }
+            let dev = format!("{host}.dev");
+            b.line(format!("{dev} = gpu.alloc({}) : {t}", dyns.join(", ")));
+            b.line(format!("gpu.memcpy {dev}, {host} : {t}, {t}"));
+            dev_arrays.push(dev);
+        }
+        let mut dev_scalars = Vec::new();
+        for (i, s) in scop.scalars.iter().enumerate() {
+            let dev = format!("{}.dev", names.scalars[i]);
+            b.line(format!("{dev} = gpu.alloc() : memref<{}>", s.ty.mlir()));
+            dev_scalars.push(dev);
+        }
+        let mut g = Gpu {
+            n: &mut names,
+            par,
+            opts,
+            dev_arrays,
+            dev_scalars,
+            private: vec![None; scop.scalars.len()],
+            kernels: 0,
+        };
+        g.host(&mut b, &scop.body);
+        let written = written_arrays(scop);
+        for (i, a) in scop.arrays.iter().enumerate() {
+            let t = a.memref_type();
+            if written[i] {
+                b.line(format!(
+                    "gpu.memcpy {}, {} : {t}, {t}",
+                    g.n.arrays[i], g.dev_arrays[i]
+                ));
+            }
+            b.line(format!("gpu.dealloc {} : {t}", g.dev_arrays[i]));
+        }
+        for (i, s) in scop.scalars.iter().enumerate() {
+            b.line(format!(
+                "gpu.dealloc {} : memref<{}>",
+                g.dev_scalars[i],
+                s.ty.mlir()
+            ));
+        }
+        b.line("return");
+        out += &format!(
+            "  func.func @{}({}) {{\n{}  }}\n",
+            ident(&scop.name),
+            signature(scop).join(", "),
+            b.out
+        );
+    }
+    out += "}\n";
+    out
+}

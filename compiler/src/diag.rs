@@ -1,0 +1,44 @@
+//! Located diagnostics in clang's format: `file:line:col: error: message`, the source
+//! line, and a caret under the column.
+
+use crate::scop::Loc;
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub loc: Loc,
+    pub message: String,
+    /// The source line the caret points into, when known.
+    pub source_line: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(loc: Loc, message: impl Into<String>) -> Self {
+        let source_line = std::fs::read_to_string(&loc.file).ok().and_then(|s| {
+            s.lines()
+                .nth(loc.line.saturating_sub(1) as usize)
+                .map(str::to_string)
+        });
+        Diagnostic {
+            loc,
+            message: message.into(),
+            source_line,
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: error: {}", self.loc, self.message)?;
+        if let Some(line) = &self.source_line {
+            let col = self.loc.col.saturating_sub(1) as usize;
+            let pad: String = line
+                .chars()
+                .take(col)
+                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .collect();
+            write!(f, "\n{line}\n{pad}^")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,1561 @@
+#![allow(non_upper_case_globals)]
+//! C frontend: libclang 22 (through clang-sys) parses and type-checks the translation
+//! unit with real preprocessing; this module turns each static control part into a
+//! [`Scop`] tree (PPCG sec. 2 and 4: a SCoP is a sequence of loops and statements whose
+//! bounds, conditions and subscripts are affine in loop iterators and parameters).
+//!
+//! A SCoP is either a `#pragma scop` ... `#pragma endscop` region or, with `--function`,
+//! a whole function body. Everything clang's semantic analysis made implicit (integer
+//! promotion, the usual arithmetic conversions, conversions on assignment) is taken from
+//! clang's own implicit-cast nodes, so the kernel computes in exactly C's types.
+//!
+//! Anything that cannot be represented is a located [`Diagnostic`] naming the construct.
+
+pub mod pragma;
+
+use crate::diag::Diagnostic;
+use crate::scop::*;
+use clang_sys::*;
+use std::collections::HashMap;
+use std::ffi::{CStr, CString};
+use std::os::raw::c_void;
+use std::ptr;
+
+/// What the user asked the frontend to compile.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `-I`, `-D` and other clang arguments.
+    pub clang_args: Vec<String>,
+    /// Compile these whole functions instead of `#pragma scop` regions.
+    pub functions: Vec<String>,
+}
+
+type Res<T> = Result<T, Diagnostic>;
+
+/// Loads libclang once per process.
+fn load_libclang() -> Result<(), String> {
+    static ONCE: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    ONCE.get_or_init(|| {
+        if std::env::var_os("LIBCLANG_PATH").is_none() {
+            std::env::set_var("LIBCLANG_PATH", "/usr/lib/llvm-22/lib");
+        }
+        clang_sys::load().map_err(|e| format!("cannot load libclang 22: {e}"))
+    })
+    .clone()
+}
+
+/// Parses `path` and returns one [`Scop`] per static control part, in source order.
+pub fn parse_file(path: &str, opts: &Options) -> Result<Vec<Scop>, Vec<Diagnostic>> {
+    let one = |loc: Loc, m: String| vec![Diagnostic::new(loc, m)];
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        one(
+            Loc {
+                file: path.into(),
+                line: 0,
+                col: 0,
+            },
+            format!("cannot read '{path}': {e}"),
+        )
+    })?;
+    load_libclang().map_err(|e| {
+        one(
+            Loc {
+                file: path.into(),
+                line: 0,
+                col: 0,
+            },
+            e,
+        )
+    })?;
+    let regions = pragma::find_regions(path, &text).map_err(|d| vec![d])?;
+
+    unsafe {
+        let index = clang_createIndex(0, 0);
+        let mut args: Vec<CString> = vec![CString::new("-xc").unwrap()];
+        for a in &opts.clang_args {
+            args.push(CString::new(a.as_str()).unwrap_or_default());
+        }
+        let argv: Vec<*const i8> = args.iter().map(|a| a.as_ptr()).collect();
+        let cpath = CString::new(path).unwrap_or_default();
+        let mut tu: CXTranslationUnit = ptr::null_mut();
+        let err = clang_parseTranslationUnit2(
+            index,
+            cpath.as_ptr(),
+            argv.as_ptr(),
+            argv.len() as i32,
+            ptr::null_mut(),
+            0,
+            CXTranslationUnit_None,
+            &mut tu,
+        );
+        if err != CXError_Success || tu.is_null() {
+            clang_disposeIndex(index);
+            return Err(one(
+                Loc {
+                    file: path.into(),
+                    line: 0,
+                    col: 0,
+                },
+                "clang could not parse the file".into(),
+            ));
+        }
+        let result = lower_tu(tu, path, &regions, opts);
+        clang_disposeTranslationUnit(tu);
+        clang_disposeIndex(index);
+        result
+    }
+}
+
+unsafe fn lower_tu(
+    tu: CXTranslationUnit,
+    path: &str,
+    regions: &[pragma::Region],
+    opts: &Options,
+) -> Result<Vec<Scop>, Vec<Diagnostic>> {
+    // clang's own errors first.
+    let mut diags = Vec::new();
+    for i in 0..clang_getNumDiagnostics(tu) {
+        let d = clang_getDiagnostic(tu, i);
+        if clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error {
+            let loc = loc_of(clang_getDiagnosticLocation(d));
+            diags.push(Diagnostic::new(
+                loc,
+                to_string(clang_getDiagnosticSpelling(d)),
+            ));
+        }
+        clang_disposeDiagnostic(d);
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let root = clang_getTranslationUnitCursor(tu);
+    let mut scops = Vec::new();
+    let mut used_regions = vec![false; regions.len()];
+    let mut found_functions = Vec::new();
+    for f in children(root) {
+        if f.kind != CXCursor_FunctionDecl || clang_isCursorDefinition(f) == 0 {
+            continue;
+        }
+        let floc = loc_of(clang_getCursorLocation(f));
+        if floc.file != path {
+            continue;
+        }
+        let name = spelling(f);
+        let body = match children(f)
+            .into_iter()
+            .find(|c| c.kind == CXCursor_CompoundStmt)
+        {
+            Some(b) => b,
+            None => continue,
+        };
+        let (fb, fe) = lines_of(f);
+        if opts.functions.iter().any(|n| *n == name) {
+            found_functions.push(name.clone());
+            let stmts = children(body);
+            match Lowerer::new(f, name.clone(), floc.clone(), Vec::new()).run(&stmts) {
+                Ok(s) => scops.push(s),
+                Err(d) => return Err(vec![d]),
+            }
+            continue;
+        }
+        if !opts.functions.is_empty() {
+            continue;
+        }
+        let mine: Vec<usize> = (0..regions.len())
+            .filter(|&i| regions[i].begin > fb && regions[i].end < fe)
+            .collect();
+        for (k, &ri) in mine.iter().enumerate() {
+            used_regions[ri] = true;
+            let r = &regions[ri];
+            let stmts = match stmts_between(body, r.begin, r.end) {
+                Some(s) => s,
+                None => {
+                    return Err(vec![Diagnostic::new(
+                        Loc {
+                            file: path.into(),
+                            line: r.begin,
+                            col: 1,
+                        },
+                        "'#pragma scop' region does not enclose whole statements of one block",
+                    )])
+                }
+            };
+            let sname = if mine.len() == 1 {
+                name.clone()
+            } else {
+                format!("{name}_scop{k}")
+            };
+            let sloc = Loc {
+                file: path.into(),
+                line: r.begin,
+                col: 1,
+            };
+            match Lowerer::new(f, sname, sloc, r.hints.clone()).run(&stmts) {
+                Ok(s) => scops.push(s),
+                Err(d) => return Err(vec![d]),
+            }
+        }
+    }
+    for n in &opts.functions {
+        if !found_functions.contains(n) {
+            return Err(vec![Diagnostic::new(
+                Loc {
+                    file: path.into(),
+                    line: 1,
+                    col: 1,
+                },
+                format!("no function named '{n}' is defined in this file"),
+            )]);
+        }
+    }
+    if let Some(i) = used_regions.iter().position(|u| !u) {
+        if opts.functions.is_empty() {
+            return Err(vec![Diagnostic::new(
+                Loc {
+                    file: path.into(),
+                    line: regions[i].begin,
+                    col: 1,
+                },
+                "'#pragma scop' outside a function body",
+            )]);
+        }
+    }
+    Ok(scops)
+}
+
+/// Finds the statements of one compound statement that lie strictly between two lines,
+/// searching nested blocks for the one that holds the region.
+unsafe fn stmts_between(block: CXCursor, begin: u32, end: u32) -> Option<Vec<CXCursor>> {
+    let kids = children(block);
+    let inside: Vec<CXCursor> = kids
+        .iter()
+        .copied()
+        .filter(|c| {
+            let (b, e) = lines_of(*c);
+            b > begin && e < end
+        })
+        .collect();
+    if !inside.is_empty() {
+        return Some(inside);
+    }
+    for c in kids {
+        let (b, e) = lines_of(c);
+        if b <= begin && e >= end {
+            for g in children(c) {
+                if g.kind == CXCursor_CompoundStmt {
+                    if let Some(s) = stmts_between(g, begin, end) {
+                        return Some(s);
+                    }
+                }
+            }
+            if c.kind == CXCursor_CompoundStmt {
+                return stmts_between(c, begin, end);
+            }
+        }
+    }
+    None
+}
+
+// ---------------------------------------------------------------- libclang helpers
+
+unsafe fn to_string(s: CXString) -> String {
+    let p = clang_getCString(s);
+    let r = if p.is_null() {
+        String::new()
+    } else {
+        CStr::from_ptr(p).to_string_lossy().into_owned()
+    };
+    clang_disposeString(s);
+    r
+}
+
+unsafe fn spelling(c: CXCursor) -> String {
+    to_string(clang_getCursorSpelling(c))
+}
+
+unsafe fn loc_of(l: CXSourceLocation) -> Loc {
+    let mut file: CXFile = ptr::null_mut();
+    let (mut line, mut col, mut off) = (0u32, 0u32, 0u32);
+    clang_getSpellingLocation(l, &mut file, &mut line, &mut col, &mut off);
+    let name = if file.is_null() {
+        String::new()
+    } else {
+        to_string(clang_getFileName(file))
+    };
+    Loc {
+        file: name,
+        line,
+        col,
+    }
+}
+
+/// The expansion location (where a macro was used), which is what a user reads.
+unsafe fn cursor_loc(c: CXCursor) -> Loc {
+    let mut file: CXFile = ptr::null_mut();
+    let (mut line, mut col, mut off) = (0u32, 0u32, 0u32);
+    clang_getExpansionLocation(
+        clang_getCursorLocation(c),
+        &mut file,
+        &mut line,
+        &mut col,
+        &mut off,
+    );
+    let name = if file.is_null() {
+        String::new()
+    } else {
+        to_string(clang_getFileName(file))
+    };
+    Loc {
+        file: name,
+        line,
+        col,
+    }
+}
+
+unsafe fn lines_of(c: CXCursor) -> (u32, u32) {
+    let r = clang_getCursorExtent(c);
+    let line = |l: CXSourceLocation| {
+        let mut file: CXFile = ptr::null_mut();
+        let (mut line, mut col, mut off) = (0u32, 0u32, 0u32);
+        clang_getExpansionLocation(l, &mut file, &mut line, &mut col, &mut off);
+        line
+    };
+    (line(clang_getRangeStart(r)), line(clang_getRangeEnd(r)))
+}
+
+unsafe fn children(c: CXCursor) -> Vec<CXCursor> {
+    extern "C" fn visit(c: CXCursor, _p: CXCursor, data: CXClientData) -> CXChildVisitResult {
+        unsafe { (*(data as *mut Vec<CXCursor>)).push(c) };
+        CXChildVisit_Continue
+    }
+    let mut v: Vec<CXCursor> = Vec::new();
+    clang_visitChildren(c, visit, &mut v as *mut Vec<CXCursor> as *mut c_void);
+    v
+}
+
+unsafe fn is_expr(c: CXCursor) -> bool {
+    clang_isExpression(c.kind) != 0
+}
+
+/// A declaration's identity: its spelling location.
+unsafe fn decl_key(c: CXCursor) -> (String, u32, u32) {
+    let l = cursor_loc(c);
+    let mut file: CXFile = ptr::null_mut();
+    let (mut line, mut col, mut off) = (0u32, 0u32, 0u32);
+    clang_getSpellingLocation(
+        clang_getCursorLocation(c),
+        &mut file,
+        &mut line,
+        &mut col,
+        &mut off,
+    );
+    (l.file, off, l.line)
+}
+
+/// Maps a C type to an arithmetic element type.
+unsafe fn elem_of(t: CXType) -> Option<ElemTy> {
+    let t = clang_getCanonicalType(t);
+    Some(match t.kind {
+        CXType_Bool => ElemTy::U8,
+        CXType_Char_S | CXType_SChar => ElemTy::I8,
+        CXType_Char_U | CXType_UChar => ElemTy::U8,
+        CXType_Short => ElemTy::I16,
+        CXType_UShort => ElemTy::U16,
+        CXType_Int => ElemTy::I32,
+        CXType_UInt => ElemTy::U32,
+        CXType_Long | CXType_LongLong => ElemTy::I64,
+        CXType_ULong | CXType_ULongLong => ElemTy::U64,
+        CXType_Float => ElemTy::F32,
+        CXType_Double | CXType_LongDouble => ElemTy::F64,
+        CXType_Enum => ElemTy::I32,
+        _ => return None,
+    })
+}
+
+/// Element type and dimensions of an array or pointer type (`None` for a dimension whose
+/// size the type does not state).
+unsafe fn array_shape(t: CXType) -> Option<(ElemTy, Vec<Option<i64>>)> {
+    let mut t = clang_getCanonicalType(t);
+    let mut dims = Vec::new();
+    if t.kind == CXType_Pointer {
+        dims.push(None);
+        t = clang_getCanonicalType(clang_getPointeeType(t));
+    }
+    loop {
+        match t.kind {
+            CXType_ConstantArray => {
+                dims.push(Some(clang_getArraySize(t)));
+                t = clang_getCanonicalType(clang_getArrayElementType(t));
+            }
+            CXType_VariableArray | CXType_IncompleteArray | CXType_DependentSizedArray => {
+                dims.push(None);
+                t = clang_getCanonicalType(clang_getArrayElementType(t));
+            }
+            _ => break,
+        }
+    }
+    if dims.is_empty() {
+        return None;
+    }
+    elem_of(t).map(|e| (e, dims))
+}
+
+unsafe fn eval_int(c: CXCursor) -> Option<i64> {
+    let r = clang_Cursor_Evaluate(c);
+    if r.is_null() {
+        return None;
+    }
+    let v = if clang_EvalResult_getKind(r) == CXEval_Int {
+        Some(clang_EvalResult_getAsLongLong(r))
+    } else {
+        None
+    };
+    clang_EvalResult_dispose(r);
+    v
+}
+
+unsafe fn eval_float(c: CXCursor) -> Option<f64> {
+    let r = clang_Cursor_Evaluate(c);
+    if r.is_null() {
+        return None;
+    }
+    let v = match clang_EvalResult_getKind(r) {
+        CXEval_Float => Some(clang_EvalResult_getAsDouble(r)),
+        CXEval_Int => Some(clang_EvalResult_getAsLongLong(r) as f64),
+        _ => None,
+    };
+    clang_EvalResult_dispose(r);
+    v
+}
+
+/// Strips parentheses and implicit casts between integer types (used in affine contexts).
+unsafe fn strip(c: CXCursor) -> CXCursor {
+    let mut c = c;
+    loop {
+        if c.kind == CXCursor_ParenExpr
+            || c.kind == CXCursor_UnexposedExpr
+            || c.kind == CXCursor_CStyleCastExpr
+        {
+            let k: Vec<CXCursor> = children(c).into_iter().filter(|x| is_expr(*x)).collect();
+            if k.len() == 1 {
+                c = k[0];
+                continue;
+            }
+        }
+        return c;
+    }
+}
+
+fn kind_name(k: CXCursorKind) -> String {
+    unsafe { to_string(clang_getCursorKindSpelling(k)) }
+}
+
+// ---------------------------------------------------------------- lowering
+
+#[derive(Clone, Copy, Debug)]
+enum Binding {
+    Loop {
+        id: usize,
+        sign: i64,
+        ty: ElemTy,
+    },
+    /// An iterator whose loop has ended: its value is not modelled.
+    DeadIter,
+    Scalar(usize),
+    Param(usize),
+    Array(usize),
+}
+
+struct Lowerer {
+    func: CXCursor,
+    scop: Scop,
+    bind: HashMap<(String, u32, u32), Binding>,
+    /// Variables the region assigns (not as loop iterators).
+    written: Vec<(String, u32, u32)>,
+    /// Variables used as loop iterators.
+    iterators: Vec<(String, u32, u32)>,
+}
+
+impl Lowerer {
+    fn new(func: CXCursor, name: String, loc: Loc, hints: Vec<ShareHint>) -> Self {
+        Lowerer {
+            func,
+            scop: Scop {
+                name,
+                loc,
+                args: Vec::new(),
+                arrays: Vec::new(),
+                scalars: Vec::new(),
+                params: Vec::new(),
+                body: Vec::new(),
+                hints,
+                num_loops: 0,
+                num_stmts: 0,
+            },
+            bind: HashMap::new(),
+            written: Vec::new(),
+            iterators: Vec::new(),
+        }
+    }
+
+    fn err<T>(&self, c: CXCursor, msg: impl Into<String>) -> Res<T> {
+        Err(Diagnostic::new(unsafe { cursor_loc(c) }, msg))
+    }
+
+    fn run(mut self, stmts: &[CXCursor]) -> Res<Scop> {
+        unsafe {
+            for s in stmts {
+                self.prescan(*s);
+            }
+            self.bind_params()?;
+            // Initializations of assigned parameters (from bind_params) run first.
+            let mut body = std::mem::take(&mut self.scop.body);
+            for s in stmts {
+                self.stmt(*s, &mut body)?;
+            }
+            self.scop.body = body;
+            for h in &self.scop.hints {
+                if !self.scop.arrays.iter().any(|a| a.name == h.array) {
+                    return Err(Diagnostic::new(
+                        h.loc.clone(),
+                        format!(
+                            "share pragma names '{}', which is not an array used in the region",
+                            h.array
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(self.scop)
+    }
+
+    /// Records which variables the region writes and which it uses as loop iterators.
+    unsafe fn prescan(&mut self, c: CXCursor) {
+        let lhs_var = |c: CXCursor| -> Option<CXCursor> {
+            let k = children(c);
+            let l = strip(*k.first()?);
+            (l.kind == CXCursor_DeclRefExpr).then(|| clang_getCursorReferenced(l))
+        };
+        match c.kind {
+            CXCursor_ForStmt => {
+                if let Some(init) = children(c).first() {
+                    match init.kind {
+                        CXCursor_DeclStmt => {
+                            for v in children(*init) {
+                                self.iterators.push(decl_key(v));
+                            }
+                        }
+                        CXCursor_BinaryOperator => {
+                            if let Some(v) = lhs_var(*init) {
+                                self.iterators.push(decl_key(v));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                for k in children(c).into_iter().skip(1) {
+                    self.prescan(k);
+                }
+                return;
+            }
+            CXCursor_BinaryOperator | CXCursor_CompoundAssignOperator => {
+                let op = clang_getCursorBinaryOperatorKind(c);
+                if (CXBinaryOperator_Assign..=CXBinaryOperator_OrAssign).contains(&op) {
+                    if let Some(v) = lhs_var(c) {
+                        self.written.push(decl_key(v));
+                    }
+                }
+            }
+            CXCursor_UnaryOperator => {
+                let op = clang_getCursorUnaryOperatorKind(c);
+                if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&op) {
+                    if let Some(v) = lhs_var(c) {
+                        self.written.push(decl_key(v));
+                    }
+                }
+            }
+            CXCursor_VarDecl => {
+                if children(c).iter().any(|k| is_expr(*k)) {
+                    self.written.push(decl_key(c));
+                }
+            }
+            _ => {}
+        }
+        for k in children(c) {
+            self.prescan(k);
+        }
+    }
+
+    /// Binds the function's parameters: arrays become memref arguments, scalars values.
+    unsafe fn bind_params(&mut self) -> Res<()> {
+        let n = clang_Cursor_getNumArguments(self.func);
+        for i in 0..n.max(0) as u32 {
+            let p = clang_Cursor_getArgument(self.func, i);
+            let name = spelling(p);
+            let ty = clang_getCursorType(p);
+            if let Some((elem, dims)) = array_shape(ty) {
+                let id = self.add_array(p, name, elem, dims, ArrayKind::Param(i as usize))?;
+                self.scop.args.push(FuncArg::Array(id));
+            } else if let Some(e) = elem_of(ty) {
+                let key = decl_key(p);
+                if self.written.contains(&key) || self.iterators.contains(&key) {
+                    // A parameter the region assigns is a scalar initialized from the argument.
+                    let pid = self.scop.params.len();
+                    self.scop.params.push(Param {
+                        name: name.clone(),
+                        ty: e,
+                        index: i as usize,
+                    });
+                    self.scop.args.push(FuncArg::Param(pid));
+                    let sid = self.scop.scalars.len();
+                    self.scop.scalars.push(Scalar { name, ty: e });
+                    self.bind.insert(key, Binding::Scalar(sid));
+                    self.scop.body.push(Node::Stmt(Stmt {
+                        id: self.scop.num_stmts,
+                        target: Target::Scalar(sid),
+                        value: Expr::Param(pid, e),
+                        loc: cursor_loc(p),
+                    }));
+                    self.scop.num_stmts += 1;
+                    continue;
+                }
+                let pid = self.scop.params.len();
+                self.scop.params.push(Param {
+                    name,
+                    ty: e,
+                    index: i as usize,
+                });
+                self.bind.insert(key, Binding::Param(pid));
+                self.scop.args.push(FuncArg::Param(pid));
+            } else {
+                let tys = to_string(clang_getTypeSpelling(ty));
+                self.scop.args.push(FuncArg::Unused(name, tys));
+            }
+        }
+        Ok(())
+    }
+
+    /// Creates an array from its declaration, reading VLA bounds from the declarator.
+    unsafe fn add_array(
+        &mut self,
+        decl: CXCursor,
+        name: String,
+        elem: ElemTy,
+        dims: Vec<Option<i64>>,
+        kind: ArrayKind,
+    ) -> Res<usize> {
+        let size_exprs: Vec<CXCursor> =
+            children(decl).into_iter().filter(|c| is_expr(*c)).collect();
+        let mut out = Vec::new();
+        for (k, d) in dims.iter().enumerate() {
+            let from_decl = if size_exprs.len() == dims.len() {
+                Some(size_exprs[k])
+            } else {
+                None
+            };
+            out.push(match (d, from_decl) {
+                (Some(n), _) => Dim::Static(*n),
+                (None, Some(e)) => match eval_int(strip(e)) {
+                    Some(n) if strip(e).kind == CXCursor_IntegerLiteral => Dim::Static(n),
+                    _ => Dim::Dynamic(self.aff(e).ok()),
+                },
+                (None, None) => Dim::Dynamic(None),
+            });
+        }
+        let id = self.scop.arrays.len();
+        self.scop.arrays.push(Array {
+            name,
+            elem,
+            dims: out,
+            kind,
+        });
+        self.bind.insert(decl_key(decl), Binding::Array(id));
+        Ok(id)
+    }
+
+    /// Looks up (or creates on first use) what a referenced declaration stands for.
+    unsafe fn binding(&mut self, use_site: CXCursor) -> Res<Binding> {
+        let decl = clang_getCursorReferenced(use_site);
+        if clang_Cursor_isNull(decl) != 0 {
+            return self.err(use_site, "reference to an unknown declaration");
+        }
+        let key = decl_key(decl);
+        if let Some(b) = self.bind.get(&key) {
+            return Ok(*b);
+        }
+        let name = spelling(decl);
+        if decl.kind == CXCursor_EnumConstantDecl {
+            return self.err(
+                use_site,
+                format!("enumerator '{name}' used outside a constant expression"),
+            );
+        }
+        if decl.kind != CXCursor_VarDecl {
+            return self.err(use_site, format!("'{name}' is not a variable"));
+        }
+        let ty = clang_getCursorType(decl);
+        let global = clang_Cursor_hasVarDeclGlobalStorage(decl) == 1;
+        if let Some((elem, dims)) = array_shape(ty) {
+            if clang_getCanonicalType(ty).kind == CXType_Pointer {
+                return self.err(
+                    use_site,
+                    format!("pointer variable '{name}' is not supported; use an array"),
+                );
+            }
+            let kind = if global {
+                ArrayKind::Global
+            } else {
+                ArrayKind::Local
+            };
+            let id = self.add_array(decl, name, elem, dims, kind)?;
+            return Ok(Binding::Array(id));
+        }
+        let Some(e) = elem_of(ty) else {
+            let tys = to_string(clang_getTypeSpelling(ty));
+            return self.err(
+                use_site,
+                format!(
+                    "variable '{name}' of type '{tys}' is not supported (struct, union or pointer)"
+                ),
+            );
+        };
+        if !self.written.contains(&key) {
+            if global {
+                return self.err(
+                    use_site,
+                    format!("global scalar '{name}' is read but not written in the region; pass it as a parameter"),
+                );
+            }
+            return self.err(
+                use_site,
+                format!(
+                    "scalar '{name}' is read in the region but its value comes from outside it"
+                ),
+            );
+        }
+        let id = self.scop.scalars.len();
+        self.scop.scalars.push(Scalar { name, ty: e });
+        self.bind.insert(key, Binding::Scalar(id));
+        Ok(Binding::Scalar(id))
+    }
+
+    // ------------------------------------------------------------ affine expressions
+
+    /// Converts an integer expression to an affine form in loop counters and parameters.
+    unsafe fn aff(&mut self, c: CXCursor) -> Res<Aff> {
+        let c = strip(c);
+        match c.kind {
+            CXCursor_IntegerLiteral | CXCursor_CharacterLiteral => match eval_int(c) {
+                Some(v) => Ok(Aff::cst(v)),
+                None => self.err(c, "cannot evaluate integer literal"),
+            },
+            CXCursor_DeclRefExpr => {
+                let decl = clang_getCursorReferenced(c);
+                if decl.kind == CXCursor_EnumConstantDecl {
+                    return Ok(Aff::cst(clang_getEnumConstantDeclValue(decl)));
+                }
+                match self.binding(c)? {
+                    Binding::Loop { id, sign, .. } => Ok(Aff::var_times(Var::Iv(id), sign)),
+                    Binding::Param(p) if !self.scop.params[p].ty.is_float() => Ok(Aff::var(Var::Param(p))),
+                    Binding::DeadIter => self.err(c, format!("loop iterator '{}' is used after its loop", spelling(c))),
+                    _ => self.err(
+                        c,
+                        format!("non-affine expression: '{}' is not a loop iterator or an integer parameter", spelling(c)),
+                    ),
+                }
+            }
+            CXCursor_BinaryOperator => {
+                let k = children(c);
+                let op = clang_getCursorBinaryOperatorKind(c);
+                match op {
+                    CXBinaryOperator_Add => Ok(self.aff(k[0])?.add(&self.aff(k[1])?)),
+                    CXBinaryOperator_Sub => Ok(self.aff(k[0])?.sub(&self.aff(k[1])?)),
+                    CXBinaryOperator_Mul => {
+                        let (a, b) = (self.aff(k[0])?, self.aff(k[1])?);
+                        match (a.is_const(), b.is_const()) {
+                            (Some(x), _) => Ok(b.scale(x)),
+                            (_, Some(y)) => Ok(a.scale(y)),
+                            _ => self.err(c, "non-affine expression: product of two variables"),
+                        }
+                    }
+                    CXBinaryOperator_Div | CXBinaryOperator_Rem => {
+                        let (a, b) = (self.aff(k[0])?, self.aff(k[1])?);
+                        match (a.is_const(), b.is_const()) {
+                            (Some(x), Some(y)) if y != 0 => {
+                                Ok(Aff::cst(if op == CXBinaryOperator_Div {
+                                    x / y
+                                } else {
+                                    x % y
+                                }))
+                            }
+                            _ => self.err(
+                                c,
+                                "non-affine expression: division or remainder of a variable",
+                            ),
+                        }
+                    }
+                    _ => self.err(
+                        c,
+                        format!("non-affine expression: operator '{}'", op_spelling(c)),
+                    ),
+                }
+            }
+            CXCursor_UnaryOperator => {
+                let k = children(c);
+                match clang_getCursorUnaryOperatorKind(c) {
+                    CXUnaryOperator_Minus => Ok(self.aff(k[0])?.neg()),
+                    CXUnaryOperator_Plus => self.aff(k[0]),
+                    _ => self.err(c, "non-affine expression: unary operator"),
+                }
+            }
+            CXCursor_ArraySubscriptExpr => self.err(
+                c,
+                "non-affine expression: array element used as a subscript or bound",
+            ),
+            CXCursor_CallExpr => self.err(
+                c,
+                "non-affine expression: function call used as a subscript or bound",
+            ),
+            CXCursor_ConditionalOperator => {
+                self.err(c, "non-affine expression: conditional outside a loop bound")
+            }
+            k => self.err(c, format!("non-affine expression: {}", kind_name(k))),
+        }
+    }
+
+    /// A loop bound: a single affine expression, or a min (for an upper bound) / max (for a
+    /// lower bound) written as a ternary `a < b ? a : b`.
+    unsafe fn bound(&mut self, c: CXCursor, upper: bool) -> Res<Vec<Aff>> {
+        let s = strip(c);
+        if s.kind == CXCursor_ConditionalOperator {
+            let k = children(s);
+            let cond = strip(k[0]);
+            if cond.kind == CXCursor_BinaryOperator {
+                let ck = children(cond);
+                let op = clang_getCursorBinaryOperatorKind(cond);
+                let (x, y) = (self.aff(ck[0])?, self.aff(ck[1])?);
+                let (t, f) = (self.bound(k[1], upper)?, self.bound(k[2], upper)?);
+                if t.len() == 1 && f.len() == 1 {
+                    let picks_smaller = match op {
+                        CXBinaryOperator_LT | CXBinaryOperator_LE => Some(t[0] == x && f[0] == y),
+                        CXBinaryOperator_GT | CXBinaryOperator_GE => Some(t[0] == y && f[0] == x),
+                        _ => None,
+                    };
+                    let same = (t[0] == x && f[0] == y) || (t[0] == y && f[0] == x);
+                    if let (Some(smaller), true) = (picks_smaller, same) {
+                        if smaller == upper {
+                            return Ok(vec![t[0].clone(), f[0].clone()]);
+                        }
+                        let which = if upper {
+                            "max in an upper bound"
+                        } else {
+                            "min in a lower bound"
+                        };
+                        return self
+                            .err(s, format!("non-affine loop bound: {which} is not convex"));
+                    }
+                }
+                if t.len() + f.len() > 2 {
+                    let mut v = t;
+                    v.extend(f);
+                    // Nested min/max of the same direction.
+                    return Ok(v);
+                }
+            }
+            return self.err(
+                s,
+                "non-affine loop bound: conditional that is not a min or max",
+            );
+        }
+        Ok(vec![self.aff(c)?])
+    }
+
+    /// Affine condition: comparisons joined by `&&`. `None` when the condition is not affine.
+    unsafe fn cond(&mut self, c: CXCursor, out: &mut Cond) -> Res<bool> {
+        let c = strip(c);
+        if c.kind != CXCursor_BinaryOperator {
+            return Ok(false);
+        }
+        let k = children(c);
+        let op = clang_getCursorBinaryOperatorKind(c);
+        if op == CXBinaryOperator_LAnd {
+            return Ok(self.cond(k[0], out)? && self.cond(k[1], out)?);
+        }
+        let (a, b) = match (self.aff(k[0]), self.aff(k[1])) {
+            (Ok(a), Ok(b)) => (a, b),
+            _ => return Ok(false),
+        };
+        match op {
+            CXBinaryOperator_LT => out.cons.push((b.sub(&a).add(&Aff::cst(-1)), false)),
+            CXBinaryOperator_LE => out.cons.push((b.sub(&a), false)),
+            CXBinaryOperator_GT => out.cons.push((a.sub(&b).add(&Aff::cst(-1)), false)),
+            CXBinaryOperator_GE => out.cons.push((a.sub(&b), false)),
+            CXBinaryOperator_EQ => out.cons.push((a.sub(&b), true)),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    // ------------------------------------------------------------ statements
+
+    unsafe fn stmt(&mut self, c: CXCursor, out: &mut Vec<Node>) -> Res<()> {
+        match c.kind {
+            CXCursor_CompoundStmt => {
+                for k in children(c) {
+                    self.stmt(k, out)?;
+                }
+                Ok(())
+            }
+            CXCursor_NullStmt => Ok(()),
+            CXCursor_ForStmt => self.for_stmt(c, out),
+            CXCursor_IfStmt => self.if_stmt(c, out),
+            CXCursor_DeclStmt => {
+                for v in children(c) {
+                    if v.kind != CXCursor_VarDecl {
+                        return self.err(v, "only variable declarations are supported here");
+                    }
+                    let ty = clang_getCursorType(v);
+                    if array_shape(ty).is_some() {
+                        return self.err(
+                            v,
+                            format!(
+                                "array '{}' declared inside the region; declare it outside",
+                                spelling(v)
+                            ),
+                        );
+                    }
+                    if elem_of(ty).is_none() {
+                        return self
+                            .err(v, format!("variable '{}' of unsupported type", spelling(v)));
+                    }
+                    let init: Vec<CXCursor> =
+                        children(v).into_iter().filter(|k| is_expr(*k)).collect();
+                    if let Some(e) = init.last() {
+                        let key = decl_key(v);
+                        let sid = match self.bind.get(&key) {
+                            Some(Binding::Scalar(s)) => *s,
+                            _ => {
+                                let sid = self.scop.scalars.len();
+                                self.scop.scalars.push(Scalar {
+                                    name: spelling(v),
+                                    ty: elem_of(ty).unwrap_or(ElemTy::I32),
+                                });
+                                self.bind.insert(key, Binding::Scalar(sid));
+                                sid
+                            }
+                        };
+                        let ty = self.scop.scalars[sid].ty;
+                        let value = self.expr(*e)?.cast(ty);
+                        self.push_stmt(Target::Scalar(sid), value, v, out);
+                    }
+                }
+                Ok(())
+            }
+            CXCursor_BinaryOperator | CXCursor_CompoundAssignOperator | CXCursor_UnaryOperator => {
+                self.assign(c, out)
+            }
+            CXCursor_ParenExpr | CXCursor_UnexposedExpr => {
+                let k = children(c);
+                if k.len() == 1 {
+                    return self.stmt(k[0], out);
+                }
+                self.err(c, "unsupported statement")
+            }
+            CXCursor_WhileStmt => self.err(
+                c,
+                "'while' loop is not a static control part (use a 'for' loop with affine bounds)",
+            ),
+            CXCursor_DoStmt => self.err(c, "'do' loop is not a static control part"),
+            CXCursor_GotoStmt => self.err(c, "'goto' is not supported in a static control part"),
+            CXCursor_BreakStmt => self.err(c, "'break' is not supported in a static control part"),
+            CXCursor_ContinueStmt => {
+                self.err(c, "'continue' is not supported in a static control part")
+            }
+            CXCursor_ReturnStmt => {
+                self.err(c, "'return' is not supported in a static control part")
+            }
+            CXCursor_SwitchStmt => {
+                self.err(c, "'switch' is not supported in a static control part")
+            }
+            CXCursor_LabelStmt => self.err(c, "labels are not supported in a static control part"),
+            CXCursor_CallExpr => self.err(
+                c,
+                format!(
+                    "call to function '{}' in a static control part",
+                    spelling(c)
+                ),
+            ),
+            k => self.err(c, format!("unsupported statement: {}", kind_name(k))),
+        }
+    }
+
+    fn push_stmt(&mut self, target: Target, value: Expr, c: CXCursor, out: &mut Vec<Node>) {
+        let id = self.scop.num_stmts;
+        self.scop.num_stmts += 1;
+        out.push(Node::Stmt(Stmt {
+            id,
+            target,
+            value,
+            loc: unsafe { cursor_loc(c) },
+        }));
+    }
+
+    /// `x = e`, `A[i] op= e`, `x++`.
+    unsafe fn assign(&mut self, c: CXCursor, out: &mut Vec<Node>) -> Res<()> {
+        let k = children(c);
+        let (lhs_c, op, rhs): (CXCursor, Option<BinOp>, Option<CXCursor>) = match c.kind {
+            CXCursor_UnaryOperator => {
+                let op = match clang_getCursorUnaryOperatorKind(c) {
+                    CXUnaryOperator_PostInc | CXUnaryOperator_PreInc => BinOp::Add,
+                    CXUnaryOperator_PostDec | CXUnaryOperator_PreDec => BinOp::Sub,
+                    _ => return self.err(c, "expression statement has no effect"),
+                };
+                (k[0], Some(op), None)
+            }
+            _ => {
+                let bop = clang_getCursorBinaryOperatorKind(c);
+                let op = match bop {
+                    CXBinaryOperator_Assign => None,
+                    CXBinaryOperator_AddAssign => Some(BinOp::Add),
+                    CXBinaryOperator_SubAssign => Some(BinOp::Sub),
+                    CXBinaryOperator_MulAssign => Some(BinOp::Mul),
+                    CXBinaryOperator_DivAssign => Some(BinOp::Div),
+                    CXBinaryOperator_RemAssign => Some(BinOp::Rem),
+                    CXBinaryOperator_ShlAssign => Some(BinOp::Shl),
+                    CXBinaryOperator_ShrAssign => Some(BinOp::Shr),
+                    CXBinaryOperator_AndAssign => Some(BinOp::And),
+                    CXBinaryOperator_OrAssign => Some(BinOp::Or),
+                    CXBinaryOperator_XorAssign => Some(BinOp::Xor),
+                    CXBinaryOperator_Comma => {
+                        return self.err(c, "comma operator is not supported")
+                    }
+                    _ => return self.err(c, "expression statement has no effect"),
+                };
+                (k[0], op, Some(k[1]))
+            }
+        };
+        let lhs = strip(lhs_c);
+        let (target, lty) = match lhs.kind {
+            CXCursor_DeclRefExpr => match self.binding(lhs)? {
+                Binding::Scalar(s) => (Target::Scalar(s), self.scop.scalars[s].ty),
+                Binding::Loop { .. } | Binding::DeadIter => {
+                    return self.err(
+                        lhs,
+                        format!(
+                            "assignment to loop iterator '{}' inside the loop",
+                            spelling(lhs)
+                        ),
+                    )
+                }
+                Binding::Param(_) => return self.err(lhs, "assignment to a parameter"),
+                Binding::Array(_) => return self.err(lhs, "assignment to a whole array"),
+            },
+            CXCursor_ArraySubscriptExpr => {
+                let (acc, ty) = self.access(lhs)?;
+                (Target::Array(acc), ty)
+            }
+            CXCursor_UnaryOperator => {
+                return self.err(
+                    lhs,
+                    "pointer dereference is not supported (pointer arithmetic)",
+                )
+            }
+            CXCursor_MemberRefExpr => {
+                return self.err(lhs, "struct member access is not supported")
+            }
+            _ => return self.err(lhs, "unsupported assignment target"),
+        };
+        let value = match (op, rhs) {
+            (None, Some(r)) => self.expr(r)?.cast(lty),
+            (Some(op), r) => {
+                let rv = match r {
+                    Some(r) => self.expr(r)?,
+                    None => Expr::Int(1, ElemTy::I32),
+                };
+                let ct = if matches!(op, BinOp::Shl | BinOp::Shr) {
+                    lty.promoted()
+                } else {
+                    ElemTy::usual(lty, rv.ty())
+                };
+                let cur = match &target {
+                    Target::Array(a) => Expr::Load(a.clone(), lty),
+                    Target::Scalar(s) => Expr::ScalarLoad(*s, lty),
+                };
+                Expr::Bin(op, Box::new(cur.cast(ct)), Box::new(rv.cast(ct)), ct).cast(lty)
+            }
+            (None, None) => unreachable!("an assignment always has a right-hand side"),
+        };
+        self.push_stmt(target, value, c, out);
+        Ok(())
+    }
+
+    unsafe fn access(&mut self, c: CXCursor) -> Res<(Access, ElemTy)> {
+        let mut idx = Vec::new();
+        let mut cur = strip(c);
+        while cur.kind == CXCursor_ArraySubscriptExpr {
+            let k = children(cur);
+            idx.push(k[1]);
+            cur = strip(k[0]);
+        }
+        if cur.kind != CXCursor_DeclRefExpr {
+            return self.err(
+                cur,
+                "array subscript of something that is not an array variable (pointer arithmetic)",
+            );
+        }
+        let b = self.binding(cur)?;
+        let Binding::Array(a) = b else {
+            return self.err(cur, format!("'{}' is not an array", spelling(cur)));
+        };
+        idx.reverse();
+        let rank = self.scop.arrays[a].dims.len();
+        if idx.len() != rank {
+            return self.err(
+                c,
+                format!(
+                    "array '{}' has {rank} dimensions but is subscripted with {}",
+                    self.scop.arrays[a].name,
+                    idx.len()
+                ),
+            );
+        }
+        let mut affs = Vec::new();
+        for i in idx {
+            affs.push(self.aff(i)?);
+        }
+        let ty = self.scop.arrays[a].elem;
+        Ok((
+            Access {
+                array: a,
+                idx: affs,
+            },
+            ty,
+        ))
+    }
+
+    unsafe fn for_stmt(&mut self, c: CXCursor, out: &mut Vec<Node>) -> Res<()> {
+        let k = children(c);
+        if k.len() != 4 {
+            return self.err(
+                c,
+                "'for' loop must have an initializer, a condition and an increment",
+            );
+        }
+        let (init, cond, inc, body) = (k[0], k[1], k[2], k[3]);
+        // Initializer: `i = e` or `int i = e`.
+        let (var, start) = match init.kind {
+            CXCursor_DeclStmt => {
+                let v = children(init);
+                let e: Vec<CXCursor> = v
+                    .first()
+                    .map(|v| children(*v))
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|x| is_expr(*x))
+                    .collect();
+                match (v.len(), e.last()) {
+                    (1, Some(e)) => (v[0], *e),
+                    _ => {
+                        return self.err(
+                            init,
+                            "'for' initializer must declare one iterator with an initial value",
+                        )
+                    }
+                }
+            }
+            CXCursor_BinaryOperator
+                if clang_getCursorBinaryOperatorKind(init) == CXBinaryOperator_Assign =>
+            {
+                let ik = children(init);
+                let l = strip(ik[0]);
+                if l.kind != CXCursor_DeclRefExpr {
+                    return self.err(init, "'for' initializer must assign the iterator");
+                }
+                (clang_getCursorReferenced(l), ik[1])
+            }
+            _ => return self.err(init, "'for' initializer must assign the iterator"),
+        };
+        let vty = elem_of(clang_getCursorType(var));
+        if vty.map_or(true, |t| t.is_float()) {
+            return self.err(var, "loop iterator must have an integer type");
+        }
+        let vkey = decl_key(var);
+        let vname = spelling(var);
+        // Increment: step and direction.
+        let step = self.step_of(inc, &vkey)?;
+        let start_b = self.bound(start, step < 0)?;
+        let id = self.scop.num_loops;
+        self.scop.num_loops += 1;
+        let sign = if step > 0 { 1 } else { -1 };
+        // Condition, in terms of the C iterator.
+        let mut ubs = Vec::new();
+        self.loop_cond(cond, &vkey, sign, &mut ubs)?;
+        if ubs.is_empty() {
+            return self.err(
+                cond,
+                "'for' condition must compare the iterator with an affine bound",
+            );
+        }
+        let lbs: Vec<Aff> = start_b.iter().map(|a| a.scale(sign)).collect();
+        let saved = self.bind.insert(
+            vkey.clone(),
+            Binding::Loop {
+                id,
+                sign,
+                ty: vty.unwrap_or(ElemTy::I32),
+            },
+        );
+        let mut inner = Vec::new();
+        let r = self.stmt(body, &mut inner);
+        match saved {
+            Some(b) if !matches!(b, Binding::Loop { .. }) => {
+                self.bind.insert(vkey, b);
+            }
+            _ => {
+                self.bind.insert(vkey, Binding::DeadIter);
+            }
+        }
+        r?;
+        out.push(Node::Loop(Loop {
+            id,
+            name: vname,
+            lbs,
+            ubs,
+            step: step.abs(),
+            sign,
+            body: inner,
+            loc: cursor_loc(c),
+        }));
+        Ok(())
+    }
+
+    unsafe fn is_var(&self, c: CXCursor, key: &(String, u32, u32)) -> bool {
+        let s = strip(c);
+        s.kind == CXCursor_DeclRefExpr && decl_key(clang_getCursorReferenced(s)) == *key
+    }
+
+    unsafe fn step_of(&mut self, inc: CXCursor, key: &(String, u32, u32)) -> Res<i64> {
+        let k = children(inc);
+        let inc_loc = cursor_loc(inc);
+        let bad = || -> Res<i64> {
+            Err(Diagnostic::new(
+                inc_loc.clone(),
+                "'for' increment must add a constant to the iterator (i++, i--, i += c)",
+            ))
+        };
+        if k.is_empty() || !self.is_var(k[0], key) {
+            return bad();
+        }
+        match inc.kind {
+            CXCursor_UnaryOperator => match clang_getCursorUnaryOperatorKind(inc) {
+                CXUnaryOperator_PostInc | CXUnaryOperator_PreInc => Ok(1),
+                CXUnaryOperator_PostDec | CXUnaryOperator_PreDec => Ok(-1),
+                _ => bad(),
+            },
+            CXCursor_CompoundAssignOperator => {
+                let v = self.aff(k[1])?.is_const();
+                match (clang_getCursorBinaryOperatorKind(inc), v) {
+                    (CXBinaryOperator_AddAssign, Some(v)) if v != 0 => Ok(v),
+                    (CXBinaryOperator_SubAssign, Some(v)) if v != 0 => Ok(-v),
+                    _ => bad(),
+                }
+            }
+            CXCursor_BinaryOperator
+                if clang_getCursorBinaryOperatorKind(inc) == CXBinaryOperator_Assign =>
+            {
+                let r = strip(k[1]);
+                if r.kind == CXCursor_BinaryOperator {
+                    let rk = children(r);
+                    let op = clang_getCursorBinaryOperatorKind(r);
+                    if self.is_var(rk[0], key) {
+                        if let Some(v) = self.aff(rk[1])?.is_const() {
+                            match op {
+                                CXBinaryOperator_Add if v != 0 => return Ok(v),
+                                CXBinaryOperator_Sub if v != 0 => return Ok(-v),
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+                bad()
+            }
+            _ => bad(),
+        }
+    }
+
+    /// Turns `i < e`, `i <= e`, `i > e`, `i >= e` (either side), joined by `&&`, into
+    /// exclusive upper bounds of the normalized counter `c = sign * i`.
+    unsafe fn loop_cond(
+        &mut self,
+        c: CXCursor,
+        key: &(String, u32, u32),
+        sign: i64,
+        ubs: &mut Vec<Aff>,
+    ) -> Res<()> {
+        let c = strip(c);
+        if c.kind != CXCursor_BinaryOperator {
+            return self.err(
+                c,
+                "'for' condition must compare the iterator with an affine bound",
+            );
+        }
+        let k = children(c);
+        let mut op = clang_getCursorBinaryOperatorKind(c);
+        if op == CXBinaryOperator_LAnd {
+            self.loop_cond(k[0], key, sign, ubs)?;
+            return self.loop_cond(k[1], key, sign, ubs);
+        }
+        let (var_left, other) = if self.is_var(k[0], key) {
+            (true, k[1])
+        } else if self.is_var(k[1], key) {
+            (false, k[0])
+        } else {
+            return self.err(
+                c,
+                "'for' condition must compare the iterator with an affine bound",
+            );
+        };
+        if !var_left {
+            op = match op {
+                CXBinaryOperator_LT => CXBinaryOperator_GT,
+                CXBinaryOperator_LE => CXBinaryOperator_GE,
+                CXBinaryOperator_GT => CXBinaryOperator_LT,
+                CXBinaryOperator_GE => CXBinaryOperator_LE,
+                o => o,
+            };
+        }
+        // i < e  (sign 1): c < e.   i > e (sign -1): c = -i < -e.
+        let (upper_op, inclusive) = match op {
+            CXBinaryOperator_LT => (1, false),
+            CXBinaryOperator_LE => (1, true),
+            CXBinaryOperator_GT => (-1, false),
+            CXBinaryOperator_GE => (-1, true),
+            _ => return self.err(c, "'for' condition must be <, <=, > or >= on the iterator"),
+        };
+        if upper_op != sign {
+            return self.err(c, "'for' condition and increment go in opposite directions");
+        }
+        // An upper bound on `i` needs min (upper=true); for a decreasing loop the bound on
+        // `i` is a lower one, so it must be a max.
+        for b in self.bound(other, sign > 0)? {
+            let b = b.scale(sign);
+            ubs.push(if inclusive { b.add(&Aff::cst(1)) } else { b });
+        }
+        Ok(())
+    }
+
+    unsafe fn if_stmt(&mut self, c: CXCursor, out: &mut Vec<Node>) -> Res<()> {
+        let k = children(c);
+        if k.len() < 2 || k.len() > 3 {
+            return self.err(c, "unsupported 'if' statement");
+        }
+        let mut then = Vec::new();
+        let mut els = Vec::new();
+        let mut cond = Cond::default();
+        let affine = self.cond(k[0], &mut cond)?;
+        let data = if affine {
+            None
+        } else {
+            Some(self.to_bool(k[0])?)
+        };
+        self.stmt(k[1], &mut then)?;
+        if k.len() == 3 {
+            self.stmt(k[2], &mut els)?;
+        }
+        out.push(match data {
+            None => Node::If { cond, then, els },
+            Some(e) => Node::DataIf {
+                cond: e,
+                then,
+                els,
+                loc: cursor_loc(c),
+            },
+        });
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ value expressions
+
+    unsafe fn to_bool(&mut self, c: CXCursor) -> Res<Expr> {
+        let e = self.expr(c)?;
+        Ok(bool_of(e))
+    }
+
+    unsafe fn expr(&mut self, c: CXCursor) -> Res<Expr> {
+        let cty = elem_of(clang_getCursorType(c));
+        match c.kind {
+            CXCursor_ParenExpr => {
+                let k: Vec<CXCursor> = children(c).into_iter().filter(|x| is_expr(*x)).collect();
+                self.expr(k[0])
+            }
+            CXCursor_UnexposedExpr | CXCursor_CStyleCastExpr => {
+                let k: Vec<CXCursor> = children(c).into_iter().filter(|x| is_expr(*x)).collect();
+                if k.len() != 1 {
+                    return self.err(c, "unsupported expression");
+                }
+                let e = self.expr(k[0])?;
+                match cty {
+                    Some(t) => Ok(e.cast(t)),
+                    None => Ok(e),
+                }
+            }
+            CXCursor_IntegerLiteral | CXCursor_CharacterLiteral => match (eval_int(c), cty) {
+                (Some(v), Some(t)) => Ok(Expr::Int(v, t)),
+                _ => self.err(c, "cannot evaluate literal"),
+            },
+            CXCursor_FloatingLiteral => match (eval_float(c), cty) {
+                (Some(v), Some(t)) => Ok(Expr::Float(v, t)),
+                _ => self.err(c, "cannot evaluate literal"),
+            },
+            CXCursor_DeclRefExpr => {
+                let decl = clang_getCursorReferenced(c);
+                if decl.kind == CXCursor_EnumConstantDecl {
+                    return Ok(Expr::Int(clang_getEnumConstantDeclValue(decl), ElemTy::I32));
+                }
+                match self.binding(c)? {
+                    Binding::Loop { id, sign, ty } => {
+                        Ok(Expr::Index(Aff::var_times(Var::Iv(id), sign), ty))
+                    }
+                    Binding::Param(p) => Ok(Expr::Param(p, self.scop.params[p].ty)),
+                    Binding::Scalar(s) => Ok(Expr::ScalarLoad(s, self.scop.scalars[s].ty)),
+                    Binding::Array(_) => {
+                        self.err(c, format!("array '{}' used as a value", spelling(c)))
+                    }
+                    Binding::DeadIter => self.err(
+                        c,
+                        format!("loop iterator '{}' is used after its loop", spelling(c)),
+                    ),
+                }
+            }
+            CXCursor_ArraySubscriptExpr => {
+                let (a, t) = self.access(c)?;
+                Ok(Expr::Load(a, t))
+            }
+            CXCursor_BinaryOperator => {
+                let k = children(c);
+                let op = clang_getCursorBinaryOperatorKind(c);
+                let ty = cty.unwrap_or(ElemTy::I32);
+                let bin = |op: BinOp, s: &mut Self| -> Res<Expr> {
+                    let (a, b) = (s.expr(k[0])?, s.expr(k[1])?);
+                    Ok(Expr::Bin(
+                        op,
+                        Box::new(a.cast(ty)),
+                        Box::new(b.cast(ty)),
+                        ty,
+                    ))
+                };
+                let cmp = |op: CmpOp, s: &mut Self| -> Res<Expr> {
+                    let (a, b) = (s.expr(k[0])?, s.expr(k[1])?);
+                    let t = ElemTy::usual(a.ty(), b.ty());
+                    Ok(Expr::Cmp(op, Box::new(a.cast(t)), Box::new(b.cast(t))))
+                };
+                match op {
+                    CXBinaryOperator_Add => bin(BinOp::Add, self),
+                    CXBinaryOperator_Sub => bin(BinOp::Sub, self),
+                    CXBinaryOperator_Mul => bin(BinOp::Mul, self),
+                    CXBinaryOperator_Div => bin(BinOp::Div, self),
+                    CXBinaryOperator_Rem => bin(BinOp::Rem, self),
+                    CXBinaryOperator_Shl => bin(BinOp::Shl, self),
+                    CXBinaryOperator_Shr => bin(BinOp::Shr, self),
+                    CXBinaryOperator_And => bin(BinOp::And, self),
+                    CXBinaryOperator_Or => bin(BinOp::Or, self),
+                    CXBinaryOperator_Xor => bin(BinOp::Xor, self),
+                    CXBinaryOperator_LT => cmp(CmpOp::Lt, self),
+                    CXBinaryOperator_LE => cmp(CmpOp::Le, self),
+                    CXBinaryOperator_GT => cmp(CmpOp::Gt, self),
+                    CXBinaryOperator_GE => cmp(CmpOp::Ge, self),
+                    CXBinaryOperator_EQ => cmp(CmpOp::Eq, self),
+                    CXBinaryOperator_NE => cmp(CmpOp::Ne, self),
+                    CXBinaryOperator_LAnd => Ok(Expr::LAnd(
+                        Box::new(self.to_bool(k[0])?),
+                        Box::new(self.to_bool(k[1])?),
+                    )),
+                    CXBinaryOperator_LOr => Ok(Expr::LOr(
+                        Box::new(self.to_bool(k[0])?),
+                        Box::new(self.to_bool(k[1])?),
+                    )),
+                    CXBinaryOperator_Assign => {
+                        self.err(c, "assignment inside an expression is not supported")
+                    }
+                    CXBinaryOperator_Comma => self.err(c, "comma operator is not supported"),
+                    _ => self.err(c, format!("unsupported operator '{}'", op_spelling(c))),
+                }
+            }
+            CXCursor_CompoundAssignOperator => {
+                self.err(c, "assignment inside an expression is not supported")
+            }
+            CXCursor_UnaryOperator => {
+                let k = children(c);
+                match clang_getCursorUnaryOperatorKind(c) {
+                    CXUnaryOperator_Minus => Ok(Expr::Neg(Box::new(
+                        self.expr(k[0])?.cast(cty.unwrap_or(ElemTy::I32)),
+                    ))),
+                    CXUnaryOperator_Plus => Ok(self.expr(k[0])?.cast(cty.unwrap_or(ElemTy::I32))),
+                    CXUnaryOperator_LNot => Ok(Expr::Not(Box::new(self.to_bool(k[0])?))),
+                    CXUnaryOperator_Not => Ok(Expr::BitNot(Box::new(
+                        self.expr(k[0])?.cast(cty.unwrap_or(ElemTy::I32)),
+                    ))),
+                    CXUnaryOperator_Deref => self.err(
+                        c,
+                        "pointer dereference is not supported (pointer arithmetic)",
+                    ),
+                    CXUnaryOperator_AddrOf => self.err(c, "taking an address is not supported"),
+                    CXUnaryOperator_PostInc
+                    | CXUnaryOperator_PreInc
+                    | CXUnaryOperator_PostDec
+                    | CXUnaryOperator_PreDec => self.err(
+                        c,
+                        "increment or decrement inside an expression is not supported",
+                    ),
+                    _ => self.err(c, "unsupported unary operator"),
+                }
+            }
+            CXCursor_ConditionalOperator => {
+                let k = children(c);
+                let ty = cty.unwrap_or(ElemTy::I32);
+                let cond = self.to_bool(k[0])?;
+                let (a, b) = (self.expr(k[1])?, self.expr(k[2])?);
+                Ok(Expr::Select(
+                    Box::new(cond),
+                    Box::new(a.cast(ty)),
+                    Box::new(b.cast(ty)),
+                    ty,
+                ))
+            }
+            CXCursor_CallExpr => {
+                let name = spelling(c);
+                let Some((f, n)) = MathFn::from_c(&name) else {
+                    return self.err(c, format!("call to unknown function '{name}' (only math functions such as sqrt, exp, pow, fabs are supported)"));
+                };
+                let nargs = clang_Cursor_getNumArguments(c);
+                if nargs != n as i32 {
+                    return self.err(c, format!("'{name}' expects {n} arguments"));
+                }
+                let ty = cty.unwrap_or(ElemTy::F64);
+                let mut args = Vec::new();
+                for i in 0..n {
+                    args.push(self.expr(clang_Cursor_getArgument(c, i as u32))?.cast(ty));
+                }
+                Ok(Expr::Call(f, args, ty))
+            }
+            CXCursor_MemberRefExpr => self.err(c, "struct member access is not supported"),
+            CXCursor_StmtExpr => self.err(c, "statement expressions are not supported"),
+            k => self.err(c, format!("unsupported expression: {}", kind_name(k))),
+        }
+    }
+}
+
+/// C's truth test: `e != 0` unless `e` already is a comparison.
+fn bool_of(e: Expr) -> Expr {
+    match e.ty() {
+        ElemTy::Bool => e,
+        t if t.is_float() => Expr::Cmp(CmpOp::Ne, Box::new(e), Box::new(Expr::Float(0.0, t))),
+        t => Expr::Cmp(CmpOp::Ne, Box::new(e), Box::new(Expr::Int(0, t))),
+    }
+}
+
+unsafe fn op_spelling(c: CXCursor) -> String {
+    to_string(clang_getBinaryOperatorKindSpelling(
+        clang_getCursorBinaryOperatorKind(c),
+    ))
+}

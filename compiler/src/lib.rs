@@ -1,0 +1,13 @@
+//! Tessel: a polyhedral compiler from C loop nests to GPU kernels, on MLIR 22.
+//!
+//! The stages, in pipeline order: [`frontend`] (C to a [`scop::Scop`] tree), [`analysis`]
+//! (isl model and dependences), [`codegen`] (affine and GPU MLIR, PTX, AMDGCN).
+
+pub mod analysis;
+pub mod codegen;
+pub mod diag;
+pub mod frontend;
+pub mod mlir;
+pub mod pipeline;
+pub mod registry;
+pub mod scop;

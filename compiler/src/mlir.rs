@@ -1,0 +1,352 @@
+//! The MLIR session both tools share: a context with every upstream dialect, Tessel's
+//! dialects and the LLVM translations; parsing with located diagnostics; running textual
+//! pass pipelines pass by pass (verifier after each, IR printing, a tracing span per
+//! pass); reading the objects `gpu-module-to-binary` produced; translating to LLVM IR.
+
+use melior::diagnostic::DiagnosticSeverity;
+use melior::dialect::DialectRegistry;
+use melior::ir::operation::OperationLike;
+use melior::ir::Module;
+use melior::pass::PassManager;
+use melior::utility::{register_all_dialects, register_all_llvm_translations, register_all_passes};
+use melior::Context;
+use mlir_sys::*;
+use std::cell::RefCell;
+use std::ffi::c_void;
+use std::rc::Rc;
+
+/// One diagnostic MLIR reported, with its position in the parsed buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MlirDiag {
+    pub severity: Severity,
+    pub line: u32,
+    pub col: u32,
+    pub message: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+    Note,
+    Remark,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+            Severity::Remark => "remark",
+        }
+    }
+}
+
+fn string_ref(s: &str) -> MlirStringRef {
+    MlirStringRef {
+        data: s.as_ptr() as *const _,
+        length: s.len(),
+    }
+}
+
+unsafe fn from_string_ref(s: MlirStringRef) -> String {
+    if s.data.is_null() {
+        return String::new();
+    }
+    String::from_utf8_lossy(std::slice::from_raw_parts(s.data as *const u8, s.length)).into_owned()
+}
+
+/// Reads `line:col` out of a printed location such as `loc("f.mlir":3:7)`.
+fn line_col(printed: &str) -> (u32, u32) {
+    // The first `:<digits>:<digits>` after a quoted file name.
+    let b = printed.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'"' {
+            if let Some(end) = printed[i + 1..].find('"') {
+                let rest = &printed[i + 1 + end + 1..];
+                let mut it = rest.split(':').skip(1);
+                let l = it.next().and_then(|s| {
+                    s.trim_end_matches(|c: char| !c.is_ascii_digit())
+                        .parse()
+                        .ok()
+                });
+                let c = it
+                    .next()
+                    .map(|s| {
+                        s.chars()
+                            .take_while(|c| c.is_ascii_digit())
+                            .collect::<String>()
+                    })
+                    .and_then(|s| s.parse().ok());
+                if let (Some(l), Some(c)) = (l, c) {
+                    return (l, c);
+                }
+                i += end + 2;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    (0, 0)
+}
+
+/// A context ready for everything Tessel parses or produces.
+pub struct Session {
+    pub ctx: Context,
+    diags: Rc<RefCell<Vec<MlirDiag>>>,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Session {
+    pub fn new() -> Self {
+        static PASSES: std::sync::Once = std::sync::Once::new();
+        PASSES.call_once(register_all_passes);
+        let registry = DialectRegistry::new();
+        register_all_dialects(&registry);
+        tessel_dialects::register(&registry);
+        let ctx = Context::new();
+        ctx.append_dialect_registry(&registry);
+        ctx.load_all_available_dialects();
+        register_all_llvm_translations(&ctx);
+        let diags: Rc<RefCell<Vec<MlirDiag>>> = Rc::default();
+        let sink = diags.clone();
+        ctx.attach_diagnostic_handler(move |d| {
+            let severity = match d.severity() {
+                DiagnosticSeverity::Error => Severity::Error,
+                DiagnosticSeverity::Warning => Severity::Warning,
+                DiagnosticSeverity::Note => Severity::Note,
+                _ => Severity::Remark,
+            };
+            let (line, col) = line_col(&d.location().to_string());
+            sink.borrow_mut().push(MlirDiag {
+                severity,
+                line,
+                col,
+                message: d.to_string(),
+            });
+            for i in 0..d.note_count() {
+                if let Ok(n) = d.note(i) {
+                    let (line, col) = line_col(&n.location().to_string());
+                    sink.borrow_mut().push(MlirDiag {
+                        severity: Severity::Note,
+                        line,
+                        col,
+                        message: n.to_string(),
+                    });
+                }
+            }
+            true
+        });
+        Session { ctx, diags }
+    }
+
+    /// Diagnostics reported since the last call.
+    pub fn take_diags(&self) -> Vec<MlirDiag> {
+        std::mem::take(&mut *self.diags.borrow_mut())
+    }
+
+    /// Parses a module; top-level operations other than one `builtin.module` are wrapped
+    /// in an implicit module, as mlir-opt does.
+    pub fn parse(&self, text: &str, name: &str) -> Result<Module<'_>, Vec<MlirDiag>> {
+        self.take_diags();
+        let op = unsafe {
+            mlirOperationCreateParse(self.ctx.to_raw(), string_ref(text), string_ref(name))
+        };
+        let mut diags = self.take_diags();
+        let several = diags
+            .iter()
+            .any(|d| d.message.contains("single top-level operation"));
+        if op.ptr.is_null() && !several {
+            if diags.is_empty() {
+                diags.push(MlirDiag {
+                    severity: Severity::Error,
+                    line: 1,
+                    col: 1,
+                    message: "cannot parse input".into(),
+                });
+            }
+            return Err(diags);
+        }
+        let is_module = !op.ptr.is_null()
+            && unsafe {
+                from_string_ref(mlirIdentifierStr(mlirOperationGetName(op))) == "builtin.module"
+            };
+        if !is_module {
+            if !op.ptr.is_null() {
+                unsafe { mlirOperationDestroy(op) };
+            }
+            // Zero or several top-level operations: wrap them in a module (on the first
+            // line, so lines keep their numbers).
+            let wrapped = format!("module {{{text}\n}}");
+            let op = unsafe {
+                mlirOperationCreateParse(self.ctx.to_raw(), string_ref(&wrapped), string_ref(name))
+            };
+            let diags = self.take_diags();
+            if op.ptr.is_null() {
+                return Err(diags);
+            }
+            return Module::from_operation(unsafe { melior::ir::Operation::from_raw(op) })
+                .ok_or_else(|| {
+                    vec![MlirDiag {
+                        severity: Severity::Error,
+                        line: 1,
+                        col: 1,
+                        message: "expected a module".into(),
+                    }]
+                });
+        }
+        Module::from_operation(unsafe { melior::ir::Operation::from_raw(op) }).ok_or_else(|| {
+            vec![MlirDiag {
+                severity: Severity::Error,
+                line: 1,
+                col: 1,
+                message: "expected a module".into(),
+            }]
+        })
+    }
+
+    /// Verifies a module, returning the verifier's diagnostics on failure.
+    pub fn verify(&self, m: &Module<'_>) -> Result<(), Vec<MlirDiag>> {
+        self.take_diags();
+        if m.as_operation().verify() {
+            Ok(())
+        } else {
+            Err(self.take_diags())
+        }
+    }
+
+    /// Runs a textual pipeline (`builtin.module(...)` or a bare list of passes) on `m`.
+    pub fn run_pipeline(&self, m: &mut Module<'_>, pipeline: &str) -> Result<(), Vec<MlirDiag>> {
+        let pm = PassManager::new(&self.ctx);
+        pm.enable_verifier(true);
+        let full = if pipeline.trim_start().starts_with("builtin.module(") {
+            pipeline.to_string()
+        } else {
+            format!("builtin.module({pipeline})")
+        };
+        self.take_diags();
+        if let Err(e) = melior::utility::parse_pass_pipeline(pm.as_operation_pass_manager(), &full)
+        {
+            return Err(vec![MlirDiag {
+                severity: Severity::Error,
+                line: 0,
+                col: 0,
+                message: format!("invalid pass pipeline '{pipeline}': {e}"),
+            }]);
+        }
+        let _span = tracing::info_span!("pipeline", pipeline = %pipeline).entered();
+        match pm.run(m) {
+            Ok(()) => Ok(()),
+            Err(_) => {
+                let mut d = self.take_diags();
+                if d.is_empty() {
+                    d.push(MlirDiag {
+                        severity: Severity::Error,
+                        line: 0,
+                        col: 0,
+                        message: format!("pass pipeline failed: {pipeline}"),
+                    });
+                }
+                Err(d)
+            }
+        }
+    }
+
+    /// Checks that a pipeline parses, without running it.
+    pub fn check_pipeline(&self, pipeline: &str) -> Result<(), String> {
+        let pm = PassManager::new(&self.ctx);
+        melior::utility::parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline)
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// Prints an operation in MLIR's generic or custom form.
+pub fn print_module(m: &Module<'_>) -> String {
+    format!("{}\n", m.as_operation())
+}
+
+/// The objects (PTX text, AMDGCN assembly or binaries) held by `gpu.binary` ops.
+pub fn gpu_objects(m: &Module<'_>) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    unsafe {
+        let body = mlirModuleGetBody(m.to_raw());
+        let mut op = mlirBlockGetFirstOperation(body);
+        while !op.ptr.is_null() {
+            let name = from_string_ref(mlirIdentifierStr(mlirOperationGetName(op)));
+            if name == "gpu.binary" {
+                let sym = mlirOperationGetAttributeByName(op, string_ref("sym_name"));
+                let sym_name = if sym.ptr.is_null() {
+                    String::new()
+                } else {
+                    from_string_ref(mlirStringAttrGetValue(sym))
+                };
+                let objs = mlirOperationGetAttributeByName(op, string_ref("objects"));
+                if !objs.ptr.is_null() && mlirAttributeIsAArray(objs) {
+                    for i in 0..mlirArrayAttrGetNumElements(objs) {
+                        let o = mlirArrayAttrGetElement(objs, i);
+                        if mlirAttributeIsAGPUObjectAttr(o) {
+                            let s = mlirGPUObjectAttrGetObject(o);
+                            let bytes = if s.data.is_null() {
+                                Vec::new()
+                            } else {
+                                std::slice::from_raw_parts(s.data as *const u8, s.length).to_vec()
+                            };
+                            out.push((sym_name.clone(), bytes));
+                        }
+                    }
+                }
+            }
+            op = mlirOperationGetNextInBlock(op);
+        }
+    }
+    out
+}
+
+extern "C" {
+    fn mlirTranslateModuleToLLVMIR(module: MlirOperation, context: *mut c_void) -> *mut c_void;
+    fn LLVMContextCreate() -> *mut c_void;
+    fn LLVMContextDispose(c: *mut c_void);
+    fn LLVMPrintModuleToString(m: *mut c_void) -> *mut std::os::raw::c_char;
+    fn LLVMDisposeMessage(m: *mut std::os::raw::c_char);
+    fn LLVMDisposeModule(m: *mut c_void);
+}
+
+/// Translates a module in the LLVM dialect to LLVM IR text.
+pub fn to_llvm_ir(m: &Module<'_>) -> Option<String> {
+    unsafe {
+        let ctx = LLVMContextCreate();
+        let module = mlirTranslateModuleToLLVMIR(m.as_operation().to_raw(), ctx);
+        if module.is_null() {
+            LLVMContextDispose(ctx);
+            return None;
+        }
+        let s = LLVMPrintModuleToString(module);
+        let text = std::ffi::CStr::from_ptr(s).to_string_lossy().into_owned();
+        LLVMDisposeMessage(s);
+        LLVMDisposeModule(module);
+        LLVMContextDispose(ctx);
+        Some(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::line_col;
+
+    #[test]
+    fn reads_locations() {
+        assert_eq!(line_col("loc(\"a.mlir\":3:7)"), (3, 7));
+        assert_eq!(
+            line_col("loc(callsite(\"x\"(\"f.mlir\":12:1) at \"g\":1:1))"),
+            (12, 1)
+        );
+        assert_eq!(line_col("loc(unknown)"), (0, 0));
+    }
+}

@@ -1,0 +1,294 @@
+//! The compilation flows `tesselc` runs, from C to each `--emit` form.
+//!
+//! C --frontend--> SCoP trees --affine printer--> `--emit=mlir`
+//!   --isl dependences + mapping--> `--emit=gpu`
+//!   --tessel-gpu-to-nvvm--> `--emit=ptx` (--ptxas--> `cubin`), `--emit=llvm` (host + embedded PTX)
+//!   --tessel-gpu-to-rocdl--> `--emit=amdgcn` (--llvm-mc, ld.lld--> `hsaco`)
+
+use crate::analysis::deps;
+use crate::codegen::{affine, gpu};
+use crate::frontend;
+use crate::mlir::{self, MlirDiag, Session};
+use crate::registry;
+use std::path::Path;
+use std::process::Command;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Emit {
+    Mlir,
+    Gpu,
+    Llvm,
+    Ptx,
+    Cubin,
+    Amdgcn,
+    Hsaco,
+}
+
+impl Emit {
+    pub fn parse(s: &str) -> Option<Emit> {
+        Some(match s {
+            "mlir" => Emit::Mlir,
+            "gpu" => Emit::Gpu,
+            "llvm" => Emit::Llvm,
+            "ptx" => Emit::Ptx,
+            "cubin" => Emit::Cubin,
+            "amdgcn" => Emit::Amdgcn,
+            "hsaco" => Emit::Hsaco,
+            _ => return None,
+        })
+    }
+    pub fn is_binary(self) -> bool {
+        matches!(self, Emit::Cubin | Emit::Hsaco)
+    }
+    pub fn extension(self) -> &'static str {
+        match self {
+            Emit::Mlir | Emit::Gpu => "mlir",
+            Emit::Llvm => "ll",
+            Emit::Ptx => "ptx",
+            Emit::Cubin => "cubin",
+            Emit::Amdgcn => "s",
+            Emit::Hsaco => "hsaco",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    pub input: String,
+    pub frontend: frontend::Options,
+    pub opt_level: u8,
+    /// `sm_XX` or `gfxNNN`; the default depends on the output (sm_90, gfx942).
+    pub offload_arch: Option<String>,
+    pub emit: Emit,
+    pub map: gpu::MapOptions,
+}
+
+/// A failed compilation: diagnostics already formatted (`file:line:col: error: ...`).
+#[derive(Debug)]
+pub struct Failure(pub Vec<String>);
+
+fn fail<T>(msg: impl Into<String>) -> Result<T, Failure> {
+    Err(Failure(vec![format!("error: {}", msg.into())]))
+}
+
+/// An internal error: Tessel produced IR that MLIR rejected.
+fn internal(stage: &str, text: &str, diags: Vec<MlirDiag>) -> Failure {
+    let lines: Vec<&str> = text.lines().collect();
+    Failure(
+        diags
+            .into_iter()
+            .map(|d| {
+                let src = lines.get(d.line.saturating_sub(1) as usize).unwrap_or(&"");
+                format!(
+                    "error: internal compiler error in {stage}: <{stage}>:{}:{}: {}\n  {}",
+                    d.line,
+                    d.col,
+                    d.message,
+                    src.trim()
+                )
+            })
+            .collect(),
+    )
+}
+
+fn arch_kind(arch: &str) -> Option<bool> {
+    if let Some(n) = arch.strip_prefix("sm_") {
+        return (n.len() >= 2 && n.chars().all(|c| c.is_ascii_alphanumeric())).then_some(true);
+    }
+    if let Some(n) = arch.strip_prefix("gfx") {
+        return (n.len() >= 3 && n.chars().all(|c| c.is_ascii_alphanumeric())).then_some(false);
+    }
+    None
+}
+
+/// Compiles one C file to the requested form.
+pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
+    let wants_nvidia = match opts.emit {
+        Emit::Ptx | Emit::Cubin => Some(true),
+        Emit::Amdgcn | Emit::Hsaco => Some(false),
+        _ => None,
+    };
+    let arch = match (&opts.offload_arch, wants_nvidia) {
+        (Some(a), w) => {
+            let Some(nv) = arch_kind(a) else {
+                return fail(format!(
+                    "invalid --offload-arch '{a}' (expected sm_XX or gfxNNN)"
+                ));
+            };
+            if w.is_some_and(|w| w != nv) {
+                return fail(
+                    format!("--offload-arch={a} does not match --emit={:?}", opts.emit)
+                        .to_lowercase(),
+                );
+            }
+            a.clone()
+        }
+        (None, Some(false)) => "gfx942".into(),
+        (None, _) => "sm_90".into(),
+    };
+    let nvidia = arch.starts_with("sm_");
+
+    let scops = {
+        let _s = tracing::info_span!("frontend", file = %opts.input).entered();
+        frontend::parse_file(&opts.input, &opts.frontend)
+            .map_err(|ds| Failure(ds.into_iter().map(|d| d.to_string()).collect()))?
+    };
+    if scops.is_empty() {
+        return Err(Failure(vec![format!(
+            "{}:1:1: error: no '#pragma scop' region in this file (mark one, or name a function with --function)",
+            opts.input
+        )]));
+    }
+    tracing::info!(scops = scops.len(), "frontend done");
+    let session = Session::new();
+    if opts.emit == Emit::Mlir {
+        let text = affine::emit_module(&scops);
+        let m = session
+            .parse(&text, "affine")
+            .map_err(|d| internal("affine form", &text, d))?;
+        session
+            .verify(&m)
+            .map_err(|d| internal("affine form", &text, d))?;
+        return Ok(mlir::print_module(&m).into_bytes());
+    }
+    let mut pars = Vec::new();
+    for s in &scops {
+        let _s = tracing::info_span!("dependences", scop = %s.name).entered();
+        let p = deps::analyze(s).map_err(|e| {
+            Failure(vec![format!(
+                "{}: error: dependence analysis failed: {e}",
+                s.loc
+            )])
+        })?;
+        let par: Vec<usize> = (0..s.num_loops).filter(|l| p.parallel[*l]).collect();
+        tracing::info!(scop = %s.name, loops = s.num_loops, parallel = ?par, "parallel loops");
+        tracing::debug!(flow = %p.flow, "flow dependences");
+        pars.push(p);
+    }
+    let text = gpu::emit_module(&scops, &pars, opts.map);
+    let mut m = session
+        .parse(&text, "gpu")
+        .map_err(|d| internal("gpu form", &text, d))?;
+    session
+        .verify(&m)
+        .map_err(|d| internal("gpu form", &text, d))?;
+    if opts.emit == Emit::Gpu {
+        return Ok(mlir::print_module(&m).into_bytes());
+    }
+    let lowering = if nvidia {
+        "tessel-gpu-to-nvvm"
+    } else {
+        "tessel-gpu-to-rocdl"
+    };
+    let info = registry::find(lowering).expect("both lowering pipelines are registered");
+    let pipeline = registry::expand(
+        info,
+        &format!("chip={arch} opt-level={} format=isa", opts.opt_level),
+    )
+    .map_err(|e| Failure(vec![format!("error: {e}")]))?;
+    {
+        let _s = tracing::info_span!("lowering", pipeline = lowering).entered();
+        session
+            .run_pipeline(&mut m, &pipeline)
+            .map_err(|d| internal(lowering, &text, d))?;
+    }
+    let objects = mlir::gpu_objects(&m);
+    let object = objects
+        .into_iter()
+        .find(|(n, _)| n == gpu::KERNEL_MODULE)
+        .map(|o| o.1)
+        .unwrap_or_default();
+    match opts.emit {
+        Emit::Llvm => match mlir::to_llvm_ir(&m) {
+            Some(ir) => Ok(ir.into_bytes()),
+            None => fail("cannot translate the host module to LLVM IR"),
+        },
+        Emit::Ptx | Emit::Amdgcn => Ok(object),
+        Emit::Cubin => ptxas(&object, &arch, opts.opt_level),
+        Emit::Hsaco => hsaco(&object, &arch),
+        Emit::Mlir | Emit::Gpu => unreachable!("returned above"),
+    }
+}
+
+/// Where ptxas is, if the wheel is installed.
+pub fn ptxas_path() -> Option<std::path::PathBuf> {
+    if let Some(p) = std::env::var_os("TESSEL_PTXAS") {
+        return Some(p.into());
+    }
+    let p = registry::cuda_nvcc_dir()?.join("bin/ptxas");
+    p.exists().then_some(p)
+}
+
+fn run_tool(cmd: &mut Command, what: &str) -> Result<(), Failure> {
+    let out = cmd
+        .output()
+        .map_err(|e| Failure(vec![format!("error: cannot run {what}: {e}")]))?;
+    if !out.status.success() {
+        return Err(Failure(vec![format!(
+            "error: {what} failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )]));
+    }
+    Ok(())
+}
+
+fn ptxas(ptx: &[u8], arch: &str, opt: u8) -> Result<Vec<u8>, Failure> {
+    let Some(ptxas) = ptxas_path() else {
+        return fail("ptxas not found: run tools/setup.sh (installs the PyPI wheel nvidia-cuda-nvcc-cu12) or set TESSEL_PTXAS");
+    };
+    let dir = tempfile::tempdir().map_err(|e| Failure(vec![format!("error: {e}")]))?;
+    let src = dir.path().join("k.ptx");
+    let dst = dir.path().join("k.cubin");
+    std::fs::write(&src, ptx).map_err(|e| Failure(vec![format!("error: {e}")]))?;
+    run_tool(
+        Command::new(ptxas)
+            .arg(format!("-arch={arch}"))
+            .arg(format!("-O{}", opt.min(3)))
+            .arg(&src)
+            .arg("-o")
+            .arg(&dst),
+        "ptxas",
+    )?;
+    std::fs::read(&dst).map_err(|e| Failure(vec![format!("error: {e}")]))
+}
+
+fn llvm_tool(name: &str) -> std::path::PathBuf {
+    let p = Path::new("/usr/lib/llvm-22/bin").join(name);
+    if p.exists() {
+        p
+    } else {
+        name.into()
+    }
+}
+
+/// Assembles AMDGCN with llvm-mc and links the code object with ld.lld.
+fn hsaco(asm: &[u8], arch: &str) -> Result<Vec<u8>, Failure> {
+    let dir = tempfile::tempdir().map_err(|e| Failure(vec![format!("error: {e}")]))?;
+    let (s, o, h) = (
+        dir.path().join("k.s"),
+        dir.path().join("k.o"),
+        dir.path().join("k.hsaco"),
+    );
+    std::fs::write(&s, asm).map_err(|e| Failure(vec![format!("error: {e}")]))?;
+    run_tool(
+        Command::new(llvm_tool("llvm-mc"))
+            .args([
+                "-triple=amdgcn-amd-amdhsa",
+                &format!("-mcpu={arch}"),
+                "-filetype=obj",
+            ])
+            .arg(&s)
+            .arg("-o")
+            .arg(&o),
+        "llvm-mc",
+    )?;
+    run_tool(
+        Command::new(llvm_tool("ld.lld"))
+            .args(["-shared"])
+            .arg(&o)
+            .arg("-o")
+            .arg(&h),
+        "ld.lld",
+    )?;
+    std::fs::read(&h).map_err(|e| Failure(vec![format!("error: {e}")]))
+}

@@ -1,0 +1,549 @@
+//! The static control part (SCoP) tree the frontend builds and every later stage reads.
+//!
+//! A SCoP is a tree of loops, affine conditionals and assignment statements over arrays
+//! and scalars (PPCG sec. 2, "static control parts"). Loop bounds, conditions and array
+//! subscripts are quasi-affine expressions ([`Aff`]) in the surrounding loop counters and
+//! the integer parameters of the function; statement right-hand sides are typed C
+//! expressions ([`Expr`]) with every implicit conversion made explicit.
+//!
+//! Loops are normalized so that their counter always increases: a C loop
+//! `for (i = n-1; i >= 0; i--)` becomes counter `c` in `[-(n-1), 1)` with `i = -c`
+//! ([`Loop::sign`]). This keeps every bound, subscript and condition affine.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A source position, 1-based, as clang reports it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Loc {
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl fmt::Display for Loc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}
+
+/// A C arithmetic type as the kernel computes in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ElemTy {
+    /// The result of a comparison or logical operator before C turns it into `int`.
+    Bool,
+    I8,
+    U8,
+    I16,
+    U16,
+    I32,
+    U32,
+    I64,
+    U64,
+    F32,
+    F64,
+}
+
+impl ElemTy {
+    /// The MLIR type spelling.
+    pub fn mlir(self) -> &'static str {
+        match self {
+            ElemTy::Bool => "i1",
+            ElemTy::I8 | ElemTy::U8 => "i8",
+            ElemTy::I16 | ElemTy::U16 => "i16",
+            ElemTy::I32 | ElemTy::U32 => "i32",
+            ElemTy::I64 | ElemTy::U64 => "i64",
+            ElemTy::F32 => "f32",
+            ElemTy::F64 => "f64",
+        }
+    }
+    pub fn is_float(self) -> bool {
+        matches!(self, ElemTy::F32 | ElemTy::F64)
+    }
+    pub fn is_signed(self) -> bool {
+        matches!(self, ElemTy::I8 | ElemTy::I16 | ElemTy::I32 | ElemTy::I64)
+    }
+    pub fn bits(self) -> u32 {
+        match self {
+            ElemTy::Bool => 1,
+            ElemTy::I8 | ElemTy::U8 => 8,
+            ElemTy::I16 | ElemTy::U16 => 16,
+            ElemTy::I32 | ElemTy::U32 | ElemTy::F32 => 32,
+            ElemTy::I64 | ElemTy::U64 | ElemTy::F64 => 64,
+        }
+    }
+    /// Size in bytes of one element in memory.
+    pub fn bytes(self) -> u32 {
+        self.bits().max(8) / 8
+    }
+    /// C's integer promotion followed by the usual arithmetic conversions (C11 6.3.1.8).
+    pub fn usual(a: ElemTy, b: ElemTy) -> ElemTy {
+        if a == ElemTy::F64 || b == ElemTy::F64 {
+            return ElemTy::F64;
+        }
+        if a == ElemTy::F32 || b == ElemTy::F32 {
+            return ElemTy::F32;
+        }
+        let (a, b) = (a.promoted(), b.promoted());
+        if a == b {
+            return a;
+        }
+        let rank = |t: ElemTy| t.bits();
+        if a.is_signed() == b.is_signed() {
+            return if rank(a) >= rank(b) { a } else { b };
+        }
+        let (s, u) = if a.is_signed() { (a, b) } else { (b, a) };
+        if rank(u) >= rank(s) {
+            u
+        } else {
+            s
+        }
+    }
+    /// C's integer promotion: everything narrower than `int` becomes `int`.
+    pub fn promoted(self) -> ElemTy {
+        match self {
+            ElemTy::Bool | ElemTy::I8 | ElemTy::U8 | ElemTy::I16 | ElemTy::U16 => ElemTy::I32,
+            t => t,
+        }
+    }
+}
+
+/// A variable an affine expression may mention.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Var {
+    /// The normalized counter of the loop with this id.
+    Iv(usize),
+    /// The integer function parameter with this index into [`Scop::params`].
+    Param(usize),
+}
+
+/// An affine expression `sum(coeff * var) + cst`, optionally floor-divided by a positive constant.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Aff {
+    pub terms: BTreeMap<Var, i64>,
+    pub cst: i64,
+}
+
+impl Aff {
+    pub fn cst(c: i64) -> Aff {
+        Aff {
+            terms: BTreeMap::new(),
+            cst: c,
+        }
+    }
+    pub fn var(v: Var) -> Aff {
+        Aff::var_times(v, 1)
+    }
+    pub fn var_times(v: Var, k: i64) -> Aff {
+        let mut terms = BTreeMap::new();
+        if k != 0 {
+            terms.insert(v, k);
+        }
+        Aff { terms, cst: 0 }
+    }
+    pub fn is_const(&self) -> Option<i64> {
+        self.terms.is_empty().then_some(self.cst)
+    }
+    pub fn add(&self, o: &Aff) -> Aff {
+        let mut r = self.clone();
+        for (v, k) in &o.terms {
+            let e = r.terms.entry(*v).or_insert(0);
+            *e += k;
+            if *e == 0 {
+                r.terms.remove(v);
+            }
+        }
+        r.cst += o.cst;
+        r
+    }
+    pub fn scale(&self, k: i64) -> Aff {
+        if k == 0 {
+            return Aff::cst(0);
+        }
+        Aff {
+            terms: self.terms.iter().map(|(v, c)| (*v, c * k)).collect(),
+            cst: self.cst * k,
+        }
+    }
+    pub fn sub(&self, o: &Aff) -> Aff {
+        self.add(&o.scale(-1))
+    }
+    pub fn neg(&self) -> Aff {
+        self.scale(-1)
+    }
+    /// Substitutes `v := by` (used when a loop counter is renamed).
+    pub fn uses(&self, v: Var) -> bool {
+        self.terms.contains_key(&v)
+    }
+    /// Renders with a naming function for variables, e.g. `2*i + n - 1`.
+    pub fn render(&self, name: &dyn Fn(Var) -> String) -> String {
+        let mut s = String::new();
+        for (v, k) in &self.terms {
+            let n = name(*v);
+            let term = match *k {
+                1 => n,
+                -1 => format!("-{n}"),
+                k => format!("{k}*{n}"),
+            };
+            if s.is_empty() {
+                s = term;
+            } else if let Some(t) = term.strip_prefix('-') {
+                s = format!("{s} - {t}");
+            } else {
+                s = format!("{s} + {term}");
+            }
+        }
+        if s.is_empty() {
+            return self.cst.to_string();
+        }
+        match self.cst {
+            0 => s,
+            c if c < 0 => format!("{s} - {}", -c),
+            c => format!("{s} + {c}"),
+        }
+    }
+}
+
+/// One array dimension.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Dim {
+    Static(i64),
+    /// Known only at run time; the affine size when the declaration states one (a VLA bound).
+    Dynamic(Option<Aff>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArrayKind {
+    /// A function parameter (index into the C parameter list).
+    Param(usize),
+    /// A file-scope global.
+    Global,
+    /// A local array of the enclosing function.
+    Local,
+}
+
+#[derive(Clone, Debug)]
+pub struct Array {
+    pub name: String,
+    pub elem: ElemTy,
+    pub dims: Vec<Dim>,
+    pub kind: ArrayKind,
+}
+
+impl Array {
+    /// `memref<16x?xf64>`.
+    pub fn memref_type(&self) -> String {
+        let mut s = String::from("memref<");
+        for d in &self.dims {
+            match d {
+                Dim::Static(n) => s += &format!("{n}x"),
+                Dim::Dynamic(_) => s += "?x",
+            }
+        }
+        s += self.elem.mlir();
+        s += ">";
+        s
+    }
+}
+
+/// A C scalar variable the SCoP writes (a temporary, an accumulator, state carried across
+/// statements). Modelled as a zero-dimensional array in the polyhedral model.
+#[derive(Clone, Debug)]
+pub struct Scalar {
+    pub name: String,
+    pub ty: ElemTy,
+}
+
+/// A scalar function parameter the SCoP only reads.
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: String,
+    pub ty: ElemTy,
+    /// Index into the C parameter list.
+    pub index: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Access {
+    pub array: usize,
+    pub idx: Vec<Aff>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    And,
+    Or,
+    Xor,
+    Min,
+    Max,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MathFn {
+    Sqrt,
+    Exp,
+    Log,
+    Pow,
+    Fabs,
+    Abs,
+    Sin,
+    Cos,
+    Tanh,
+    Floor,
+    Ceil,
+    Fmin,
+    Fmax,
+}
+
+impl MathFn {
+    /// Recognizes the C library name (with its `f` float form) and the number of arguments.
+    pub fn from_c(name: &str) -> Option<(MathFn, usize)> {
+        let base = match name {
+            "sqrtf" | "expf" | "logf" | "powf" | "fabsf" | "sinf" | "cosf" | "tanhf" | "floorf"
+            | "ceilf" | "fminf" | "fmaxf" => &name[..name.len() - 1],
+            n => n,
+        };
+        Some(match base {
+            "sqrt" => (MathFn::Sqrt, 1),
+            "exp" => (MathFn::Exp, 1),
+            "log" => (MathFn::Log, 1),
+            "pow" => (MathFn::Pow, 2),
+            "fabs" => (MathFn::Fabs, 1),
+            "abs" | "labs" => (MathFn::Abs, 1),
+            "sin" => (MathFn::Sin, 1),
+            "cos" => (MathFn::Cos, 1),
+            "tanh" => (MathFn::Tanh, 1),
+            "floor" => (MathFn::Floor, 1),
+            "ceil" => (MathFn::Ceil, 1),
+            "fmin" => (MathFn::Fmin, 2),
+            "fmax" => (MathFn::Fmax, 2),
+            _ => return None,
+        })
+    }
+}
+
+/// A typed value expression; every node knows its C type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Int(i64, ElemTy),
+    Float(f64, ElemTy),
+    Load(Access, ElemTy),
+    ScalarLoad(usize, ElemTy),
+    Param(usize, ElemTy),
+    /// An affine expression of loop counters and parameters used as a value of type `ty`.
+    Index(Aff, ElemTy),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    BitNot(Box<Expr>),
+    Bin(BinOp, Box<Expr>, Box<Expr>, ElemTy),
+    /// Compares two operands of the same type; the result is `Bool`.
+    Cmp(CmpOp, Box<Expr>, Box<Expr>),
+    LAnd(Box<Expr>, Box<Expr>),
+    LOr(Box<Expr>, Box<Expr>),
+    Select(Box<Expr>, Box<Expr>, Box<Expr>, ElemTy),
+    Cast(Box<Expr>, ElemTy),
+    Call(MathFn, Vec<Expr>, ElemTy),
+}
+
+impl Expr {
+    pub fn ty(&self) -> ElemTy {
+        match self {
+            Expr::Int(_, t)
+            | Expr::Float(_, t)
+            | Expr::Load(_, t)
+            | Expr::ScalarLoad(_, t)
+            | Expr::Param(_, t)
+            | Expr::Index(_, t)
+            | Expr::Bin(_, _, _, t)
+            | Expr::Select(_, _, _, t)
+            | Expr::Cast(_, t)
+            | Expr::Call(_, _, t) => *t,
+            Expr::Neg(e) | Expr::BitNot(e) => e.ty(),
+            Expr::Not(_) | Expr::Cmp(..) | Expr::LAnd(..) | Expr::LOr(..) => ElemTy::Bool,
+        }
+    }
+    /// Converts to `to`, folding no-op conversions.
+    pub fn cast(self, to: ElemTy) -> Expr {
+        if self.ty() == to {
+            return self;
+        }
+        match self {
+            Expr::Int(v, _) if !to.is_float() && to != ElemTy::Bool => Expr::Int(wrap(v, to), to),
+            Expr::Int(v, _) if to.is_float() => Expr::Float(v as f64, to),
+            Expr::Float(v, _) if to.is_float() => Expr::Float(v, to),
+            e => Expr::Cast(Box::new(e), to),
+        }
+    }
+    /// Calls `f` on every array or scalar access this expression reads.
+    pub fn visit_reads(&self, f: &mut dyn FnMut(Read<'_>)) {
+        match self {
+            Expr::Load(a, _) => f(Read::Array(a)),
+            Expr::ScalarLoad(s, _) => f(Read::Scalar(*s)),
+            Expr::Int(..) | Expr::Float(..) | Expr::Param(..) | Expr::Index(..) => {}
+            Expr::Neg(e) | Expr::Not(e) | Expr::BitNot(e) | Expr::Cast(e, _) => e.visit_reads(f),
+            Expr::Bin(_, a, b, _) | Expr::Cmp(_, a, b) | Expr::LAnd(a, b) | Expr::LOr(a, b) => {
+                a.visit_reads(f);
+                b.visit_reads(f);
+            }
+            Expr::Select(c, a, b, _) => {
+                c.visit_reads(f);
+                a.visit_reads(f);
+                b.visit_reads(f);
+            }
+            Expr::Call(_, args, _) => args.iter().for_each(|a| a.visit_reads(f)),
+        }
+    }
+}
+
+/// What [`Expr::visit_reads`] reports.
+pub enum Read<'a> {
+    Array(&'a Access),
+    Scalar(usize),
+}
+
+/// Truncates a constant to the width of an integer type, as C's conversion does.
+fn wrap(v: i64, to: ElemTy) -> i64 {
+    match to {
+        ElemTy::I8 => v as i8 as i64,
+        ElemTy::U8 => v as u8 as i64,
+        ElemTy::I16 => v as i16 as i64,
+        ElemTy::U16 => v as u16 as i64,
+        ElemTy::I32 => v as i32 as i64,
+        ElemTy::U32 => v as u32 as i64,
+        _ => v,
+    }
+}
+
+/// Where a statement stores its value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Target {
+    Array(Access),
+    Scalar(usize),
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub id: usize,
+    pub target: Target,
+    pub value: Expr,
+    pub loc: Loc,
+}
+
+/// A loop with counter `c` running over `[max(lbs), min(ubs))` by `step`; the C variable is `sign * c`.
+#[derive(Clone, Debug)]
+pub struct Loop {
+    pub id: usize,
+    pub name: String,
+    pub lbs: Vec<Aff>,
+    pub ubs: Vec<Aff>,
+    pub step: i64,
+    pub sign: i64,
+    pub body: Vec<Node>,
+    pub loc: Loc,
+}
+
+/// A conjunction of affine constraints `aff >= 0` (or `aff == 0` when `eq`).
+#[derive(Clone, Debug, Default)]
+pub struct Cond {
+    pub cons: Vec<(Aff, bool)>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Node {
+    Loop(Loop),
+    If {
+        cond: Cond,
+        then: Vec<Node>,
+        els: Vec<Node>,
+    },
+    /// A condition on data (not affine): both branches are kept, the polyhedral model
+    /// treats the writes under it as may-writes.
+    DataIf {
+        cond: Expr,
+        then: Vec<Node>,
+        els: Vec<Node>,
+        loc: Loc,
+    },
+    Stmt(Stmt),
+}
+
+/// One array partition of a `share` pragma (paper 000, Fig. 1):
+/// `arrayName ("[" (expr | "*") "]")* [":coalesce"]`, where `expr` combines integers and
+/// the thread-block primitives `TBX`, `TBY`, `TBZ` with `+ - * /`, and `*` is a length
+/// the compiler chooses.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShareHint {
+    pub array: String,
+    /// One entry per listed dimension: the expression text with blanks removed, or `*`.
+    pub dims: Vec<String>,
+    pub coalesce: bool,
+    pub loc: Loc,
+}
+
+/// One argument of the generated function, in C parameter order.
+#[derive(Clone, Debug)]
+pub enum FuncArg {
+    Array(usize),
+    Param(usize),
+    /// A parameter the SCoP does not use; kept so the signature matches C.
+    Unused(String, String),
+}
+
+#[derive(Clone, Debug)]
+pub struct Scop {
+    /// Name of the generated function.
+    pub name: String,
+    pub loc: Loc,
+    pub args: Vec<FuncArg>,
+    pub arrays: Vec<Array>,
+    pub scalars: Vec<Scalar>,
+    pub params: Vec<Param>,
+    pub body: Vec<Node>,
+    pub hints: Vec<ShareHint>,
+    pub num_loops: usize,
+    pub num_stmts: usize,
+}
+
+impl Scop {
+    /// Visits every statement with the stack of loops around it.
+    pub fn visit_stmts<'a>(&'a self, f: &mut dyn FnMut(&'a Stmt, &[&'a Loop])) {
+        fn go<'a>(
+            nodes: &'a [Node],
+            st: &mut Vec<&'a Loop>,
+            f: &mut dyn FnMut(&'a Stmt, &[&'a Loop]),
+        ) {
+            for n in nodes {
+                match n {
+                    Node::Loop(l) => {
+                        st.push(l);
+                        go(&l.body, st, f);
+                        st.pop();
+                    }
+                    Node::If { then, els, .. } | Node::DataIf { then, els, .. } => {
+                        go(then, st, f);
+                        go(els, st, f);
+                    }
+                    Node::Stmt(s) => f(s, st),
+                }
+            }
+        }
+        go(&self.body, &mut Vec::new(), f)
+    }
+}

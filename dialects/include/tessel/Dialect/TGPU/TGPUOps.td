@@ -1,0 +1,106 @@
+//===- TGPUOps.td - tgpu operations -----------------------*- tablegen -*-===//
+//
+// tgpu.alloc_shared and tgpu.tile_copy.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_DIALECT_TGPU_TGPUOPS_TD
+#define TESSEL_DIALECT_TGPU_TGPUOPS_TD
+
+include "tessel/Dialect/TGPU/TGPUDialect.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def TGPU_AllocSharedOp : TGPU_Op<"alloc_shared"> {
+  let summary = "allocate a padded tile buffer in shared memory";
+  let description = [{
+    Allocates a statically shaped buffer in workgroup (shared) memory for one
+    thread block. `shape` is the logical tile shape the code indexes;
+    `padding` is the number of extra elements appended to each dimension
+    (bank-conflict padding, paper 000 eqs. 20-21: usually `[0, ..., 0, p]`,
+    `p` extra elements per row). The result type is the physical buffer.
+
+    Rule, for every dimension `i` (outermost first):
+
+        result.shape[i] == shape[i] + padding[i]
+
+    so `shape` and `padding` both have one entry per result dimension,
+    `shape[i] > 0` and `padding[i] >= 0`. The result is in
+    `#gpu.address_space<workgroup>` with the identity layout. Logical
+    element `(i0, ..., in)` lives at the same indices of the result; the
+    padding elements are never read.
+
+    ```mlir
+    // a 32x32 f32 tile, one extra element per row: 32 x 33 physical
+    %s = tgpu.alloc_shared [32, 32] padding [0, 1]
+        : memref<32x33xf32, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins
+    DenseI64ArrayAttr:$shape,
+    DenseI64ArrayAttr:$padding
+  );
+  let results = (outs
+    Res<AnyStaticShapeMemRef, "the padded shared buffer",
+        [MemAlloc<DefaultResource>]>:$memref);
+  let assemblyFormat =
+      "$shape `padding` $padding attr-dict `:` type($memref)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MemRefType getType() { return getMemref().getType(); }
+  }];
+}
+
+def TGPU_TileCopyOp : TGPU_Op<"tile_copy"> {
+  let summary = "cooperative copy of a tile between global and shared memory";
+  let description = [{
+    All threads of the block copy one rectangular tile of shape `tile`
+    between a global memref and a shared (workgroup) memref. Exactly one of
+    `src` and `dst` is in `#gpu.address_space<workgroup>`; it is the shared
+    side, the other is the global side.
+
+    - copy-in (global -> shared): `src` is global, `dst` is shared;
+    - copy-out (shared -> global): `src` is shared, `dst` is global.
+
+    `offsets` (one `index` per dimension, so as many as the source rank)
+    place the tile in the global memref: shared element `(i0, ..., in)`,
+    `0 <= ik < tile[k]`, corresponds to global element
+    `(offsets[0] + i0, ..., offsets[n] + in)`. The shared side always starts
+    at its origin; its padding (see `tgpu.alloc_shared`) is never touched.
+    Elements whose global index is out of bounds are not copied (boundary
+    tiles). The op does not synchronize: put a `gpu.barrier` between the copy
+    and the first access of the other threads.
+
+    Verifier: `src` and `dst` have the same rank and element type, there is
+    one offset per source dimension, `tile` has one positive entry per
+    dimension, exactly one side is in workgroup memory, and the tile fits in
+    the (static) shared buffer: `tile[k] <= shared.shape[k]`.
+
+    ```mlir
+    tgpu.tile_copy %A to %sA offsets [%i, %k] tile [32, 32]
+        : memref<1024x1024xf32> to memref<32x33xf32, #gpu.address_space<workgroup>>
+    tgpu.tile_copy %sC to %C offsets [%i, %j] tile [32, 32]
+        : memref<32x32xf32, #gpu.address_space<workgroup>> to memref<?x?xf32>
+    ```
+  }];
+  let arguments = (ins
+    Arg<AnyMemRef, "the memref read from", [MemRead]>:$src,
+    Arg<AnyMemRef, "the memref written to", [MemWrite]>:$dst,
+    Variadic<Index>:$offsets,
+    DenseI64ArrayAttr:$tile
+  );
+  let assemblyFormat = [{
+    $src `to` $dst `offsets` ` ` `[` $offsets `]` `tile` $tile attr-dict
+    `:` type($src) `to` type($dst)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// True when `src` is the shared side (a copy-out).
+    bool isCopyOut();
+    /// The shared (workgroup) side.
+    ::mlir::Value getSharedMemref() { return isCopyOut() ? getSrc() : getDst(); }
+    /// The global side, which `offsets` index.
+    ::mlir::Value getGlobalMemref() { return isCopyOut() ? getDst() : getSrc(); }
+  }];
+}
+
+#endif // TESSEL_DIALECT_TGPU_TGPUOPS_TD

@@ -1,0 +1,124 @@
+//===- TGPUDialect.cpp - tgpu dialect ---------------------------*- C++ -*-===//
+//
+// Dialect registration and the verifiers of tgpu.alloc_shared and
+// tgpu.tile_copy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Dialect/TGPU/TGPU.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace tessel::tgpu;
+
+#include "tessel/Dialect/TGPU/TGPUDialect.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "tessel/Dialect/TGPU/TGPUOps.cpp.inc"
+
+void TGPUDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "tessel/Dialect/TGPU/TGPUOps.cpp.inc"
+      >();
+}
+
+bool tessel::tgpu::isWorkgroupMemRef(Type type) {
+  auto memref = dyn_cast<BaseMemRefType>(type);
+  if (!memref)
+    return false;
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+}
+
+//===----------------------------------------------------------------------===//
+// AllocSharedOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocSharedOp::verify() {
+  MemRefType type = getType();
+  int64_t rank = type.getRank();
+  if (!isWorkgroupMemRef(type))
+    return emitOpError("result must be in the workgroup address space "
+                       "(#gpu.address_space<workgroup>), got ")
+           << type;
+  if (!type.getLayout().isIdentity())
+    return emitOpError("result must have the identity layout, got ") << type;
+  ArrayRef<int64_t> shape = getShape();
+  ArrayRef<int64_t> padding = getPadding();
+  if (static_cast<int64_t>(shape.size()) != rank)
+    return emitOpError() << "shape has " << shape.size()
+                         << " entries but the result has rank " << rank;
+  if (static_cast<int64_t>(padding.size()) != rank)
+    return emitOpError() << "padding has " << padding.size()
+                         << " entries but the result has rank " << rank;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (shape[i] <= 0)
+      return emitOpError() << "shape #" << i << " is " << shape[i]
+                           << "; the logical shape must be positive";
+    if (padding[i] < 0)
+      return emitOpError() << "padding #" << i << " is " << padding[i]
+                           << "; padding must be non-negative";
+    if (type.getDimSize(i) != shape[i] + padding[i])
+      return emitOpError() << "result dimension #" << i << " is "
+                           << type.getDimSize(i) << " but shape + padding is "
+                           << shape[i] + padding[i] << " (" << shape[i]
+                           << " + " << padding[i] << ")";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TileCopyOp
+//===----------------------------------------------------------------------===//
+
+bool TileCopyOp::isCopyOut() { return isWorkgroupMemRef(getSrc().getType()); }
+
+LogicalResult TileCopyOp::verify() {
+  auto srcType = cast<MemRefType>(getSrc().getType());
+  auto dstType = cast<MemRefType>(getDst().getType());
+  if (srcType.getRank() != dstType.getRank())
+    return emitOpError() << "src rank " << srcType.getRank()
+                         << " does not match dst rank " << dstType.getRank();
+  int64_t rank = srcType.getRank();
+  if (srcType.getElementType() != dstType.getElementType())
+    return emitOpError() << "src element type " << srcType.getElementType()
+                         << " does not match dst element type "
+                         << dstType.getElementType();
+  if (static_cast<int64_t>(getOffsets().size()) != rank)
+    return emitOpError() << "expected " << rank
+                         << " offsets (the source rank), got "
+                         << getOffsets().size();
+  ArrayRef<int64_t> tile = getTile();
+  if (static_cast<int64_t>(tile.size()) != rank)
+    return emitOpError() << "tile has " << tile.size()
+                         << " entries but the memrefs have rank " << rank;
+  for (auto [index, size] : llvm::enumerate(tile))
+    if (size <= 0)
+      return emitOpError() << "tile size #" << index << " is " << size
+                           << "; tile sizes must be positive";
+  bool srcShared = isWorkgroupMemRef(srcType);
+  bool dstShared = isWorkgroupMemRef(dstType);
+  if (!srcShared && !dstShared)
+    return emitOpError("expected src or dst in the workgroup address space "
+                       "(#gpu.address_space<workgroup>)");
+  if (srcShared && dstShared)
+    return emitOpError("expected exactly one of src and dst in the workgroup "
+                       "address space, but both are");
+  MemRefType sharedType = srcShared ? srcType : dstType;
+  const char *sharedName = srcShared ? "src" : "dst";
+  if (!sharedType.hasStaticShape())
+    return emitOpError() << "shared " << sharedName
+                         << " must have a static shape, got " << sharedType;
+  for (int64_t i = 0; i < rank; ++i)
+    if (tile[i] > sharedType.getDimSize(i))
+      return emitOpError() << "tile dimension #" << i << " (" << tile[i]
+                           << ") does not fit in the shared " << sharedName
+                           << " dimension (" << sharedType.getDimSize(i)
+                           << ")";
+  return success();
+}

@@ -1,0 +1,559 @@
+//! tessel-opt: an mlir-opt for Tessel. Reads MLIR, runs passes (Tessel's and every
+//! upstream MLIR pass), prints the result.
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+use tessel::mlir::{print_module, MlirDiag, Session, Severity};
+use tessel::registry;
+
+const USAGE: &str = "\
+OVERVIEW: Tessel modular optimizer driver
+
+USAGE: tessel-opt [options] [input file, or - for standard input]
+
+OPTIONS:
+  -o <file>                      Output file (default: standard output)
+  --pass-pipeline=<pipeline>     A textual pass pipeline, e.g. 'builtin.module(func.func(cse))'
+  --<pass>[=<options>]           Add one pass (any name --list-passes shows); options as 'k=v k2=v2'
+  --split-input-file             Split the input at '// -----' lines and process each part alone
+  --verify-diagnostics           Check that the diagnostics match the expected-error/-warning/-note/-remark annotations
+  --mlir-print-ir-after-all      Print the IR after every pass (to standard error)
+  --mlir-print-ir-after=<pass>   Print the IR after each run of <pass>
+  --allow-unregistered-dialect   Accept operations of unknown dialects
+  --list-passes                  List every pass and pipeline with a summary
+  --help, --version
+";
+
+struct Opts {
+    input: String,
+    output: String,
+    split: bool,
+    verify_diags: bool,
+    print_after_all: bool,
+    print_after: Vec<String>,
+    allow_unregistered: bool,
+    /// Pipeline elements (each anchored at builtin.module), with the pass name for printing.
+    elements: Vec<(String, String)>,
+}
+
+fn all_pass_names() -> Vec<String> {
+    let mut v: Vec<String> = registry::PASSES
+        .iter()
+        .map(|p| p.name.to_string())
+        .collect();
+    v.extend(registry::upstream().iter().map(|p| p.0.to_string()));
+    v.sort();
+    v.dedup();
+    v
+}
+
+fn is_known_pass(name: &str) -> bool {
+    registry::find(name).is_some() || registry::upstream().iter().any(|p| p.0 == name)
+}
+
+fn unknown_pass(name: &str) -> String {
+    let names = all_pass_names();
+    let near: Vec<&String> = names
+        .iter()
+        .filter(|n| n.contains(name) || name.contains(n.as_str()))
+        .take(5)
+        .collect();
+    let mut msg = format!("error: unknown pass or option '{name}'");
+    if !near.is_empty() {
+        msg += &format!(
+            "; did you mean {}?",
+            near.iter()
+                .map(|s| format!("'{s}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    msg += &format!("\nvalid passes and pipelines: {}", names.join(", "));
+    msg
+}
+
+/// A parsed pipeline element: `name{opts}(children)`.
+#[derive(Debug)]
+struct PElem {
+    name: String,
+    opts: Option<String>,
+    children: Vec<PElem>,
+}
+
+fn parse_elems(s: &str, i: &mut usize) -> Result<Vec<PElem>, String> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    loop {
+        while *i < b.len() && (b[*i] == b' ' || b[*i] == b',' || b[*i] == b'\n') {
+            *i += 1;
+        }
+        if *i >= b.len() || b[*i] == b')' {
+            return Ok(out);
+        }
+        let start = *i;
+        while *i < b.len() && !matches!(b[*i], b'{' | b'(' | b',' | b')' | b' ') {
+            *i += 1;
+        }
+        let name = s[start..*i].to_string();
+        if name.is_empty() {
+            return Err(format!("unexpected '{}' in pass pipeline", &s[*i..*i + 1]));
+        }
+        let mut opts = None;
+        if *i < b.len() && b[*i] == b'{' {
+            let mut depth = 0;
+            let st = *i + 1;
+            while *i < b.len() {
+                match b[*i] {
+                    b'{' => depth += 1,
+                    b'}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                *i += 1;
+            }
+            if *i >= b.len() {
+                return Err("unbalanced '{' in pass pipeline".into());
+            }
+            opts = Some(s[st..*i].to_string());
+            *i += 1;
+        }
+        let mut children = Vec::new();
+        if *i < b.len() && b[*i] == b'(' {
+            *i += 1;
+            children = parse_elems(s, i)?;
+            if *i >= b.len() || b[*i] != b')' {
+                return Err("unbalanced '(' in pass pipeline".into());
+            }
+            *i += 1;
+        }
+        out.push(PElem {
+            name,
+            opts,
+            children,
+        });
+    }
+}
+
+/// Flattens nested elements into module-anchored single-pass pipelines.
+fn flatten(
+    elems: &[PElem],
+    wrap: &dyn Fn(String) -> String,
+    out: &mut Vec<(String, String)>,
+) -> Result<(), String> {
+    for e in elems {
+        let is_anchor = !e.children.is_empty()
+            || matches!(
+                e.name.as_str(),
+                "builtin.module" | "func.func" | "gpu.module" | "any"
+            );
+        if is_anchor && e.opts.is_none() {
+            let name = e.name.clone();
+            if name == "builtin.module" {
+                flatten(&e.children, wrap, out)?;
+            } else {
+                flatten(&e.children, &|inner| wrap(format!("{name}({inner})")), out)?;
+            }
+            continue;
+        }
+        if !is_known_pass(&e.name) {
+            return Err(unknown_pass(&e.name));
+        }
+        let text = match &e.opts {
+            Some(o) => format!("{}{{{o}}}", e.name),
+            None => e.name.clone(),
+        };
+        let text = registry::expand_pipeline(&text).map_err(|m| format!("error: {m}"))?;
+        out.push((wrap(text), e.name.clone()));
+    }
+    Ok(())
+}
+
+fn parse_args(session: &Session) -> Result<Opts, (String, u8)> {
+    let mut o = Opts {
+        input: "-".into(),
+        output: "-".into(),
+        split: false,
+        verify_diags: false,
+        print_after_all: false,
+        print_after: Vec::new(),
+        allow_unregistered: false,
+        elements: Vec::new(),
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut it = args.into_iter().peekable();
+    let mut have_input = false;
+    while let Some(a) = it.next() {
+        let (flag, value) = match a.split_once('=') {
+            Some((f, v)) if a.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (a.clone(), None),
+        };
+        let take = |v: Option<String>,
+                    it: &mut std::iter::Peekable<std::vec::IntoIter<String>>|
+         -> Result<String, (String, u8)> {
+            v.or_else(|| it.next())
+                .ok_or_else(|| (format!("error: option '{flag}' needs a value"), 1))
+        };
+        match flag.as_str() {
+            "-h" | "--help" => return Err((USAGE.into(), 0)),
+            "--version" => {
+                return Err((
+                    format!("tessel-opt {} (MLIR 22)", env!("CARGO_PKG_VERSION")),
+                    0,
+                ))
+            }
+            "--list-passes" => {
+                let mut s = String::from("Tessel passes and pipelines:\n");
+                for p in registry::PASSES {
+                    s += &format!("  --{:<40} {}\n", p.name, p.summary);
+                    for opt in p.options {
+                        s += &format!(
+                            "      {}={:<28} {}\n",
+                            opt.name,
+                            format!("<{}>", opt.default),
+                            opt.help
+                        );
+                    }
+                    s += &format!("      example: {}\n", p.example);
+                }
+                s += "Upstream MLIR passes and pipelines:\n";
+                for (n, sum) in registry::upstream() {
+                    s += &format!("  --{n:<40} {sum}\n");
+                }
+                return Err((s, 0));
+            }
+            "-o" => o.output = take(value, &mut it)?,
+            "--split-input-file" => o.split = true,
+            "--verify-diagnostics" => o.verify_diags = true,
+            "--mlir-print-ir-after-all" => o.print_after_all = true,
+            "--mlir-print-ir-after" => o.print_after.push(take(value, &mut it)?),
+            "--allow-unregistered-dialect" => o.allow_unregistered = true,
+            "--pass-pipeline" => {
+                let p = take(value, &mut it)?;
+                let mut i = 0;
+                let elems = parse_elems(&p, &mut i).map_err(|e| (format!("error: {e}"), 1))?;
+                if i != p.len() {
+                    return Err((
+                        format!("error: unexpected ')' at offset {i} in pass pipeline"),
+                        1,
+                    ));
+                }
+                flatten(&elems, &|s| s, &mut o.elements).map_err(|e| (e, 1))?;
+            }
+            f if f.starts_with("--") => {
+                let name = &f[2..];
+                if !is_known_pass(name) {
+                    return Err((unknown_pass(name), 1));
+                }
+                let opts = value.map(|v| v.trim_matches('"').to_string());
+                let text = match &opts {
+                    Some(v) => format!("{name}{{{v}}}"),
+                    None => name.to_string(),
+                };
+                let text =
+                    registry::expand_pipeline(&text).map_err(|e| (format!("error: {e}"), 1))?;
+                // Anchor the pass on the first op kind it accepts.
+                let mut anchored = None;
+                let mut first_err = String::new();
+                for wrap in [
+                    "{}",
+                    "func.func({})",
+                    "gpu.module({})",
+                    "gpu.module(gpu.func({}))",
+                ] {
+                    let t = wrap.replace("{}", &text);
+                    match session.check_pipeline(&format!("builtin.module({t})")) {
+                        Ok(()) => {
+                            anchored = Some(t);
+                            break;
+                        }
+                        Err(e) if first_err.is_empty() => first_err = e,
+                        Err(_) => {}
+                    }
+                }
+                match anchored {
+                    Some(t) => o.elements.push((t, name.to_string())),
+                    None => return Err((format!("error: invalid pass '{name}': {first_err}"), 1)),
+                }
+            }
+            "-" if !have_input => {
+                o.input = "-".into();
+                have_input = true;
+            }
+            f if f.starts_with('-') && f.len() > 1 => {
+                return Err((format!("error: unknown option '{f}'\n{USAGE}"), 1))
+            }
+            _ if !have_input => {
+                o.input = a.clone();
+                have_input = true;
+            }
+            _ => {
+                return Err((
+                    format!("error: more than one input file ('{}' and '{a}')", o.input),
+                    1,
+                ))
+            }
+        }
+    }
+    Ok(o)
+}
+
+#[derive(Debug)]
+struct Expected {
+    severity: Severity,
+    line: u32,
+    text: String,
+    seen: bool,
+}
+
+/// Reads `// expected-error @+1 {{text}}` annotations.
+fn expectations(chunk: &str) -> Result<Vec<Expected>, String> {
+    let mut v = Vec::new();
+    for (n, line) in chunk.lines().enumerate() {
+        let mut rest = line;
+        while let Some(p) = rest.find("expected-") {
+            let after = &rest[p + 9..];
+            let (sev, tail) = if let Some(t) = after.strip_prefix("error") {
+                (Severity::Error, t)
+            } else if let Some(t) = after.strip_prefix("warning") {
+                (Severity::Warning, t)
+            } else if let Some(t) = after.strip_prefix("note") {
+                (Severity::Note, t)
+            } else if let Some(t) = after.strip_prefix("remark") {
+                (Severity::Remark, t)
+            } else {
+                rest = after;
+                continue;
+            };
+            let tail = tail.trim_start();
+            let mut target = n as i64 + 1;
+            let tail = if let Some(t) = tail.strip_prefix('@') {
+                let off: String = t
+                    .chars()
+                    .take_while(|c| !c.is_whitespace() && *c != '{')
+                    .collect();
+                target = match off.as_str() {
+                    "above" => target - 1,
+                    "below" => target + 1,
+                    o => {
+                        target
+                            + o.parse::<i64>()
+                                .map_err(|_| format!("line {}: bad offset '@{o}'", n + 1))?
+                    }
+                };
+                t[off.len()..].trim_start()
+            } else {
+                tail
+            };
+            let Some(body) = tail.strip_prefix("{{") else {
+                return Err(format!(
+                    "line {}: expected '{{{{' after the expected-* keyword",
+                    n + 1
+                ));
+            };
+            let Some(end) = body.find("}}") else {
+                return Err(format!("line {}: missing '}}}}'", n + 1));
+            };
+            v.push(Expected {
+                severity: sev,
+                line: target as u32,
+                text: body[..end].to_string(),
+                seen: false,
+            });
+            rest = &body[end + 2..];
+        }
+    }
+    Ok(v)
+}
+
+struct ChunkResult {
+    output: Option<String>,
+    diags: Vec<MlirDiag>,
+}
+
+fn process(
+    session: &Session,
+    o: &Opts,
+    chunk: &str,
+    name: &str,
+    log: &mut dyn Write,
+) -> ChunkResult {
+    let mut module = match session.parse(chunk, name) {
+        Ok(m) => m,
+        Err(d) => {
+            return ChunkResult {
+                output: None,
+                diags: d,
+            }
+        }
+    };
+    if let Err(d) = session.verify(&module) {
+        return ChunkResult {
+            output: None,
+            diags: d,
+        };
+    }
+    for (text, pass) in &o.elements {
+        let _span = tracing::info_span!("pass", name = %pass).entered();
+        if let Err(d) = session.run_pipeline(&mut module, text) {
+            return ChunkResult {
+                output: None,
+                diags: d,
+            };
+        }
+        if o.print_after_all || o.print_after.iter().any(|p| p == pass) {
+            let _ = write!(
+                log,
+                "// -----// IR Dump After {pass} //----- //\n{}\n",
+                print_module(&module)
+            );
+        }
+    }
+    ChunkResult {
+        output: Some(print_module(&module)),
+        diags: session.take_diags(),
+    }
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("TESSEL_LOG")
+                .unwrap_or_else(|_| "warn".into()),
+        )
+        .without_time()
+        .init();
+    let session = Session::new();
+    let o = match parse_args(&session) {
+        Ok(o) => o,
+        Err((msg, code)) => {
+            if code == 0 {
+                print!("{msg}");
+            } else {
+                eprintln!("{msg}");
+            }
+            return ExitCode::from(code);
+        }
+    };
+    session
+        .ctx
+        .set_allow_unregistered_dialects(o.allow_unregistered);
+    let (text, name) = if o.input == "-" {
+        let mut s = String::new();
+        if let Err(e) = std::io::stdin().read_to_string(&mut s) {
+            eprintln!("error: cannot read standard input: {e}");
+            return ExitCode::from(1);
+        }
+        (s, "<stdin>".to_string())
+    } else {
+        match std::fs::read_to_string(&o.input) {
+            Ok(s) => (s, o.input.clone()),
+            Err(e) => {
+                eprintln!("error: cannot open input file '{}': {e}", o.input);
+                return ExitCode::from(1);
+            }
+        }
+    };
+    // Split at lines that are exactly `// -----`, keeping line numbers of each part.
+    let mut chunks: Vec<(String, u32)> = Vec::new();
+    if o.split {
+        let mut cur = String::new();
+        let mut start = 0u32;
+        for (n, line) in text.lines().enumerate() {
+            if line.trim() == "// -----" {
+                chunks.push((std::mem::take(&mut cur), start));
+                start = n as u32 + 1;
+            } else {
+                cur += line;
+                cur.push('\n');
+            }
+        }
+        chunks.push((cur, start));
+    } else {
+        chunks.push((text, 0));
+    }
+    let mut outputs = Vec::new();
+    let mut failed = false;
+    let mut stderr = std::io::stderr();
+    for (chunk, offset) in &chunks {
+        let r = process(&session, &o, chunk, &name, &mut stderr);
+        if o.verify_diags {
+            let mut exp = match expectations(chunk) {
+                Ok(e) => e,
+                Err(e) => {
+                    eprintln!("{name}:{e}");
+                    failed = true;
+                    continue;
+                }
+            };
+            // mlir-opt does not print the operation on diagnostics it verifies.
+            for d in r
+                .diags
+                .iter()
+                .filter(|d| !d.message.starts_with("see current operation"))
+            {
+                match exp.iter_mut().find(|e| {
+                    !e.seen
+                        && e.severity == d.severity
+                        && e.line == d.line
+                        && d.message.contains(&e.text)
+                }) {
+                    Some(e) => e.seen = true,
+                    None => {
+                        failed = true;
+                        eprintln!(
+                            "{name}:{}:{}: error: unexpected {}: {}",
+                            d.line + offset,
+                            d.col,
+                            d.severity.as_str(),
+                            d.message
+                        );
+                    }
+                }
+            }
+            for e in exp.iter().filter(|e| !e.seen) {
+                failed = true;
+                eprintln!(
+                    "{name}:{}: error: expected {} \"{}\" was not produced",
+                    e.line + offset,
+                    e.severity.as_str(),
+                    e.text
+                );
+            }
+        } else {
+            for d in &r.diags {
+                eprintln!(
+                    "{name}:{}:{}: {}: {}",
+                    d.line + offset,
+                    d.col,
+                    d.severity.as_str(),
+                    d.message
+                );
+            }
+            if r.output.is_none() {
+                failed = true;
+            }
+        }
+        if let Some(out) = r.output {
+            outputs.push(out);
+        }
+    }
+    if failed {
+        return ExitCode::from(1);
+    }
+    if o.verify_diags {
+        return ExitCode::SUCCESS;
+    }
+    let joined = outputs.join("// -----\n");
+    if o.output == "-" {
+        print!("{joined}");
+    } else if let Err(e) = std::fs::write(&o.output, joined) {
+        eprintln!("error: cannot write '{}': {e}", o.output);
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Sets up everything (idempotent) and runs every test: unit tests, the lit + FileCheck
+# suite (dialects, frontend, driver, malformed inputs, the kernel suite to PTX and AMDGCN).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/setup.sh
+cargo test "$@"
