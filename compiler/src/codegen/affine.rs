@@ -275,6 +275,15 @@ fn emit_func(scop: &Scop) -> String {
     b.line(format!("{head} {{"));
     b.out += &inner.out;
     b.line("}");
+    for (i, a) in scop.arrays.iter().enumerate() {
+        if a.kind == ArrayKind::Local {
+            b.line(format!(
+                "memref.dealloc {} : {}",
+                names.arrays[i],
+                a.memref_type()
+            ));
+        }
+    }
     b.line("return");
     format!(
         "  func.func @{}({}) {{\n{}  }}\n",

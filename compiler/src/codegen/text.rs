@@ -158,6 +158,27 @@ pub fn emit_expr(b: &mut Body, env: &mut dyn ValueEnv, e: &Expr) -> String {
         }
         Expr::Select(c, x, y, t) => {
             let c = emit_expr(b, env, c);
+            let reads = |e: &Expr| {
+                let mut any = false;
+                e.visit_reads(&mut |r| any |= matches!(r, Read::Array(_)));
+                any
+            };
+            if reads(x) || reads(y) {
+                // C evaluates only the chosen operand; a guarded load must stay guarded.
+                let v = b.fresh();
+                b.line(format!("{v} = scf.if {c} -> ({}) {{", t.mlir()));
+                b.indent += 1;
+                let l = emit_expr(b, env, x);
+                b.line(format!("scf.yield {l} : {}", t.mlir()));
+                b.indent -= 1;
+                b.line("} else {");
+                b.indent += 1;
+                let r = emit_expr(b, env, y);
+                b.line(format!("scf.yield {r} : {}", t.mlir()));
+                b.indent -= 1;
+                b.line("}");
+                return v;
+            }
             let (l, r) = (emit_expr(b, env, x), emit_expr(b, env, y));
             b.op(format!("arith.select {c}, {l}, {r} : {}", t.mlir()))
         }

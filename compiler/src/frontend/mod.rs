@@ -464,6 +464,9 @@ enum Binding {
     Scalar(usize),
     Param(usize),
     Array(usize),
+    /// A scalar the region only reads, whose value is a constant known at compile time
+    /// (a `const` or never-reassigned local initialized with a constant expression).
+    Const(i64, f64),
 }
 
 struct Lowerer {
@@ -474,6 +477,12 @@ struct Lowerer {
     written: Vec<(String, u32, u32)>,
     /// Variables used as loop iterators.
     iterators: Vec<(String, u32, u32)>,
+    /// Variables the whole function assigns after their declaration.
+    func_written: Vec<(String, u32, u32)>,
+    /// Variables declared with an initializer (inside the scanned code).
+    initialized: Vec<(String, u32, u32)>,
+    /// Variables declared inside the region.
+    region_decls: Vec<(String, u32, u32)>,
 }
 
 impl Lowerer {
@@ -495,6 +504,9 @@ impl Lowerer {
             bind: HashMap::new(),
             written: Vec::new(),
             iterators: Vec::new(),
+            func_written: Vec::new(),
+            initialized: Vec::new(),
+            region_decls: Vec::new(),
         }
     }
 
@@ -504,9 +516,21 @@ impl Lowerer {
 
     fn run(mut self, stmts: &[CXCursor]) -> Res<Scop> {
         unsafe {
+            // Assignments anywhere in the function (to recognize constants read in the region).
+            if let Some(body) = children(self.func)
+                .into_iter()
+                .find(|c| c.kind == CXCursor_CompoundStmt)
+            {
+                self.prescan(body);
+                self.func_written = std::mem::take(&mut self.written);
+                self.func_written
+                    .extend(std::mem::take(&mut self.iterators));
+            }
+            self.initialized.clear();
             for s in stmts {
                 self.prescan(*s);
             }
+            self.region_decls = self.initialized.clone();
             self.bind_params()?;
             // Initializations of assigned parameters (from bind_params) run first.
             let mut body = std::mem::take(&mut self.scop.body);
@@ -576,7 +600,7 @@ impl Lowerer {
             }
             CXCursor_VarDecl => {
                 if children(c).iter().any(|k| is_expr(*k)) {
-                    self.written.push(decl_key(c));
+                    self.initialized.push(decl_key(c));
                 }
             }
             _ => {}
@@ -719,7 +743,12 @@ impl Lowerer {
                 ),
             );
         };
-        if !self.written.contains(&key) {
+        let declared_here = self.initialized.contains(&key) && self.written_in_region_decl(&key);
+        if !self.written.contains(&key) && !declared_here {
+            if let Some(b) = self.constant_value(decl, e, global, &key) {
+                self.bind.insert(key, b);
+                return Ok(b);
+            }
             if global {
                 return self.err(
                     use_site,
@@ -729,7 +758,7 @@ impl Lowerer {
             return self.err(
                 use_site,
                 format!(
-                    "scalar '{name}' is read in the region but its value comes from outside it"
+                    "scalar '{name}' is read in the region but its value comes from outside it and is not a constant"
                 ),
             );
         }
@@ -737,6 +766,46 @@ impl Lowerer {
         self.scop.scalars.push(Scalar { name, ty: e });
         self.bind.insert(key, Binding::Scalar(id));
         Ok(Binding::Scalar(id))
+    }
+
+    /// True when the declaration with this key lies inside the region being lowered
+    /// (its initializer is then a statement of the region).
+    fn written_in_region_decl(&self, key: &(String, u32, u32)) -> bool {
+        self.region_decls.contains(key)
+    }
+
+    /// The value of a scalar the region reads but never writes, when it is a compile-time
+    /// constant: a `const` variable, or a local never assigned after its constant initializer.
+    unsafe fn constant_value(
+        &self,
+        decl: CXCursor,
+        ty: ElemTy,
+        global: bool,
+        key: &(String, u32, u32),
+    ) -> Option<Binding> {
+        let is_const = clang_isConstQualifiedType(clang_getCursorType(decl)) != 0;
+        if !is_const && (global || self.func_written.contains(key)) {
+            return None;
+        }
+        let init = children(decl).into_iter().filter(|k| is_expr(*k)).last()?;
+        let r = clang_Cursor_Evaluate(init);
+        if r.is_null() {
+            return None;
+        }
+        let v = match clang_EvalResult_getKind(r) {
+            CXEval_Int => {
+                let i = clang_EvalResult_getAsLongLong(r);
+                Some(Binding::Const(i, i as f64))
+            }
+            CXEval_Float => {
+                let f = clang_EvalResult_getAsDouble(r);
+                Some(Binding::Const(f as i64, f))
+            }
+            _ => None,
+        };
+        clang_EvalResult_dispose(r);
+        let _ = ty;
+        v
     }
 
     // ------------------------------------------------------------ affine expressions
@@ -757,6 +826,7 @@ impl Lowerer {
                 match self.binding(c)? {
                     Binding::Loop { id, sign, .. } => Ok(Aff::var_times(Var::Iv(id), sign)),
                     Binding::Param(p) if !self.scop.params[p].ty.is_float() => Ok(Aff::var(Var::Param(p))),
+                    Binding::Const(i, f) if i as f64 == f => Ok(Aff::cst(i)),
                     Binding::DeadIter => self.err(c, format!("loop iterator '{}' is used after its loop", spelling(c))),
                     _ => self.err(
                         c,
@@ -1047,7 +1117,9 @@ impl Lowerer {
                         ),
                     )
                 }
-                Binding::Param(_) => return self.err(lhs, "assignment to a parameter"),
+                Binding::Param(_) | Binding::Const(..) => {
+                    return self.err(lhs, "assignment to a parameter")
+                }
                 Binding::Array(_) => return self.err(lhs, "assignment to a whole array"),
             },
             CXCursor_ArraySubscriptExpr => {
@@ -1066,7 +1138,29 @@ impl Lowerer {
             _ => return self.err(lhs, "unsupported assignment target"),
         };
         let value = match (op, rhs) {
-            (None, Some(r)) => self.expr(r)?.cast(lty),
+            (None, Some(r)) => {
+                let rs = strip(r);
+                let chained = (rs.kind == CXCursor_BinaryOperator
+                    && clang_getCursorBinaryOperatorKind(rs) == CXBinaryOperator_Assign)
+                    || rs.kind == CXCursor_CompoundAssignOperator;
+                if chained {
+                    // `a = b = e`: store into `b` first, then read `b` back (C's value of an assignment).
+                    self.assign(rs, out)?;
+                    let inner = match out.last() {
+                        Some(Node::Stmt(st)) => st.target.clone(),
+                        _ => unreachable!("assign always appends a statement"),
+                    };
+                    match inner {
+                        Target::Array(a) => {
+                            let t = self.scop.arrays[a.array].elem;
+                            Expr::Load(a, t).cast(lty)
+                        }
+                        Target::Scalar(x) => Expr::ScalarLoad(x, self.scop.scalars[x].ty).cast(lty),
+                    }
+                } else {
+                    self.expr(r)?.cast(lty)
+                }
+            }
             (Some(op), r) => {
                 let rv = match r {
                     Some(r) => self.expr(r)?,
@@ -1418,6 +1512,14 @@ impl Lowerer {
                     }
                     Binding::Param(p) => Ok(Expr::Param(p, self.scop.params[p].ty)),
                     Binding::Scalar(s) => Ok(Expr::ScalarLoad(s, self.scop.scalars[s].ty)),
+                    Binding::Const(i, f) => {
+                        let ty = elem_of(clang_getCursorType(c)).unwrap_or(ElemTy::F64);
+                        Ok(if ty.is_float() {
+                            Expr::Float(f, ty)
+                        } else {
+                            Expr::Int(i, ty)
+                        })
+                    }
                     Binding::Array(_) => {
                         self.err(c, format!("array '{}' used as a value", spelling(c)))
                     }
