@@ -107,7 +107,16 @@ impl Default for Session {
 impl Session {
     pub fn new() -> Self {
         static PASSES: std::sync::Once = std::sync::Once::new();
-        PASSES.call_once(register_all_passes);
+        PASSES.call_once(|| {
+            register_all_passes();
+            // C's sqrtf is correctly rounded: make libdevice's __nv_sqrtf take its IEEE path
+            // (as nvcc does without -use_fast_math) instead of sqrt.approx.f32.
+            let args = [
+                c"tessel".as_ptr(),
+                c"-nvvm-reflect-add=__CUDA_PREC_SQRT=1".as_ptr(),
+            ];
+            unsafe { LLVMParseCommandLineOptions(args.len() as i32, args.as_ptr(), c"".as_ptr()) };
+        });
         let registry = DialectRegistry::new();
         register_all_dialects(&registry);
         tessel_dialects::register(&registry);
@@ -316,6 +325,11 @@ extern "C" {
     fn LLVMPrintModuleToString(m: *mut c_void) -> *mut std::os::raw::c_char;
     fn LLVMDisposeMessage(m: *mut std::os::raw::c_char);
     fn LLVMDisposeModule(m: *mut c_void);
+    fn LLVMParseCommandLineOptions(
+        argc: i32,
+        argv: *const *const std::os::raw::c_char,
+        overview: *const std::os::raw::c_char,
+    );
 }
 
 /// Translates a module in the LLVM dialect to LLVM IR text.

@@ -1,0 +1,40 @@
+// Scalars live across statements, math calls, affine and data conditions, a
+// ternary select, a file-scope global array, a statement outside every loop.
+// RUN: tesselc %s --emit=mlir | FileCheck %s
+// CHECK-DAG: #[[SET:.*]] = affine_set<(d0)[s0] : (d0 - 1 >= 0, -d0 + s0 - 2 >= 0)>
+// CHECK: memref.global @G : memref<32xf64>
+// CHECK-LABEL: func.func @c(
+// CHECK: %[[G:.*]] = memref.get_global @G
+// CHECK: %[[S:.*]] = memref.alloca() : memref<f64>
+// CHECK: %[[T:.*]] = memref.alloca() : memref<f64>
+// CHECK: tpoly.scop {
+// CHECK: affine.store %{{.*}}, %[[S]][] : memref<f64>
+// CHECK: math.absf
+// CHECK-NEXT: math.sqrt
+// CHECK: math.exp
+// CHECK: math.powf
+// CHECK: affine.store %{{.*}}, %[[T]][]
+// CHECK: affine.if #[[SET]](%{{.*}})[%{{.*}}] {
+// CHECK: affine.store %{{.*}}, %[[G]]
+// CHECK: %[[CMP:.*]] = arith.cmpf ogt
+// CHECK-NEXT: scf.if %[[CMP]] {
+// CHECK: arith.select
+// CHECK: affine.store %{{.*}}, %arg1[0]
+#include <math.h>
+double G[32];
+void c(int n, double A[32], double B[32]) {
+  int i;
+  double t, s;
+#pragma scop
+  s = 0.0;
+  for (i = 0; i < n; i++) {
+    t = sqrt(fabs(A[i])) + exp(B[i]) + pow(A[i], 2.0);
+    if (i >= 1 && i < n - 1)
+      G[i] = t;
+    if (A[i] > B[i])
+      B[i] = A[i] > 0.0 ? t : -t;
+    s += t;
+  }
+  A[0] = s;
+#pragma endscop
+}
