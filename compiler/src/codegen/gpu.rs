@@ -174,32 +174,10 @@ impl Gpu<'_, '_> {
             self.sequential_kernel(b, &std::mem::take(&mut seq));
             match node {
                 Node::Loop(l) if self.par.parallel[l.id] => self.parallel_kernel(b, l),
-                Node::Loop(l) => {
-                    let lb = self.bound(b, &l.lbs, true);
-                    let ub = self.bound(b, &l.ubs, false);
-                    let st = b.const_index(l.step);
-                    let iv = format!("%{}.{}", ident(&l.name), l.id);
-                    b.line(format!("scf.for {iv} = {lb} to {ub} step {st} {{"));
-                    self.n.ivs[l.id] = Some(iv);
-                    b.indent += 1;
-                    self.host(b, &l.body);
-                    b.indent -= 1;
-                    self.n.ivs[l.id] = None;
-                    b.line("}");
-                }
+                Node::Loop(l) => self.scf_for(b, l, Self::host),
                 Node::If { cond, then, els } => {
                     let c = self.cond(b, cond);
-                    b.line(format!("scf.if {c} {{"));
-                    b.indent += 1;
-                    self.host(b, then);
-                    b.indent -= 1;
-                    if !els.is_empty() {
-                        b.line("} else {");
-                        b.indent += 1;
-                        self.host(b, els);
-                        b.indent -= 1;
-                    }
-                    b.line("}");
+                    self.scf_if(b, &c, then, els, Self::host);
                 }
                 _ => unreachable!("only loops and affine conditions stay on the host"),
             }
@@ -379,28 +357,16 @@ impl Gpu<'_, '_> {
     fn device(&mut self, b: &mut Body, nodes: &[Node]) {
         for node in nodes {
             match node {
-                Node::Loop(l) => {
-                    let lb = self.bound(b, &l.lbs, true);
-                    let ub = self.bound(b, &l.ubs, false);
-                    let st = b.const_index(l.step);
-                    let iv = format!("%{}.{}", ident(&l.name), l.id);
-                    b.line(format!("scf.for {iv} = {lb} to {ub} step {st} {{"));
-                    self.n.ivs[l.id] = Some(iv);
-                    b.indent += 1;
-                    self.device(b, &l.body);
-                    b.indent -= 1;
-                    self.n.ivs[l.id] = None;
-                    b.line("}");
-                }
+                Node::Loop(l) => self.scf_for(b, l, Self::device),
                 Node::If { cond, then, els } => {
                     let c = self.cond(b, cond);
-                    self.device_if(b, &c, then, els);
+                    self.scf_if(b, &c, then, els, Self::device);
                 }
                 Node::DataIf {
                     cond, then, els, ..
                 } => {
                     let c = emit_expr(b, self, cond);
-                    self.device_if(b, &c, then, els);
+                    self.scf_if(b, &c, then, els, Self::device);
                 }
                 Node::Stmt(s) => {
                     let v = emit_expr(b, self, &s.value);
@@ -426,19 +392,36 @@ impl Gpu<'_, '_> {
         }
     }
 
-    fn device_if(&mut self, b: &mut Body, c: &str, then: &[Node], els: &[Node]) {
+    /// A sequential `scf.for` over a loop's normalized counter; `inner` prints the body.
+    fn scf_for(&mut self, b: &mut Body, l: &Loop, inner: fn(&mut Self, &mut Body, &[Node])) {
+        let lb = self.bound(b, &l.lbs, true);
+        let ub = self.bound(b, &l.ubs, false);
+        let st = b.const_index(l.step);
+        let iv = format!("%{}.{}", ident(&l.name), l.id);
+        b.line(format!("scf.for {iv} = {lb} to {ub} step {st} {{"));
+        self.n.ivs[l.id] = Some(iv);
+        b.indent += 1;
+        inner(self, b, &l.body);
+        b.indent -= 1;
+        self.n.ivs[l.id] = None;
+        b.line("}");
+    }
+
+    /// `scf.if` on an `i1` value; `inner` prints the branches.
+    fn scf_if(&mut self, b: &mut Body, c: &str, then: &[Node], els: &[Node], inner: fn(&mut Self, &mut Body, &[Node])) {
         b.line(format!("scf.if {c} {{"));
         b.indent += 1;
-        self.device(b, then);
+        inner(self, b, then);
         b.indent -= 1;
         if !els.is_empty() {
             b.line("} else {");
             b.indent += 1;
-            self.device(b, els);
+            inner(self, b, els);
             b.indent -= 1;
         }
         b.line("}");
     }
+
 }
 
 /// Arrays the SCoP writes.

@@ -333,6 +333,20 @@ unsafe fn children(c: CXCursor) -> Vec<CXCursor> {
     v
 }
 
+/// Children of an expression or statement, padded with null cursors to at least three,
+/// so that reading an operand clang left out (GNU `a ?: b`, error recovery) is a
+/// diagnostic about an unsupported construct instead of an out-of-range index.
+unsafe fn operands(c: CXCursor) -> Vec<CXCursor> {
+    pad(children(c))
+}
+
+unsafe fn pad(mut v: Vec<CXCursor>) -> Vec<CXCursor> {
+    while v.len() < 3 {
+        v.push(clang_getNullCursor());
+    }
+    v
+}
+
 unsafe fn is_expr(c: CXCursor) -> bool {
     clang_isExpression(c.kind) != 0
 }
@@ -511,7 +525,11 @@ impl Lowerer {
     }
 
     fn err<T>(&self, c: CXCursor, msg: impl Into<String>) -> Res<T> {
-        Err(Diagnostic::new(unsafe { cursor_loc(c) }, msg))
+        let mut loc = unsafe { cursor_loc(c) };
+        if loc.file.is_empty() {
+            loc = self.scop.loc.clone();
+        }
+        Err(Diagnostic::new(loc, msg))
     }
 
     fn run(mut self, stmts: &[CXCursor]) -> Res<Scop> {
@@ -556,7 +574,7 @@ impl Lowerer {
     /// Records which variables the region writes and which it uses as loop iterators.
     unsafe fn prescan(&mut self, c: CXCursor) {
         let lhs_var = |c: CXCursor| -> Option<CXCursor> {
-            let k = children(c);
+            let k = operands(c);
             let l = strip(*k.first()?);
             (l.kind == CXCursor_DeclRefExpr).then(|| clang_getCursorReferenced(l))
         };
@@ -835,7 +853,7 @@ impl Lowerer {
                 }
             }
             CXCursor_BinaryOperator => {
-                let k = children(c);
+                let k = operands(c);
                 let op = clang_getCursorBinaryOperatorKind(c);
                 match op {
                     CXBinaryOperator_Add => Ok(self.aff(k[0])?.add(&self.aff(k[1])?)),
@@ -871,7 +889,7 @@ impl Lowerer {
                 }
             }
             CXCursor_UnaryOperator => {
-                let k = children(c);
+                let k = operands(c);
                 match clang_getCursorUnaryOperatorKind(c) {
                     CXUnaryOperator_Minus => Ok(self.aff(k[0])?.neg()),
                     CXUnaryOperator_Plus => self.aff(k[0]),
@@ -898,10 +916,10 @@ impl Lowerer {
     unsafe fn bound(&mut self, c: CXCursor, upper: bool) -> Res<Vec<Aff>> {
         let s = strip(c);
         if s.kind == CXCursor_ConditionalOperator {
-            let k = children(s);
+            let k = operands(s);
             let cond = strip(k[0]);
             if cond.kind == CXCursor_BinaryOperator {
-                let ck = children(cond);
+                let ck = operands(cond);
                 let op = clang_getCursorBinaryOperatorKind(cond);
                 let (x, y) = (self.aff(ck[0])?, self.aff(ck[1])?);
                 let (t, f) = (self.bound(k[1], upper)?, self.bound(k[2], upper)?);
@@ -946,7 +964,7 @@ impl Lowerer {
         if c.kind != CXCursor_BinaryOperator {
             return Ok(false);
         }
-        let k = children(c);
+        let k = operands(c);
         let op = clang_getCursorBinaryOperatorKind(c);
         if op == CXBinaryOperator_LAnd {
             return Ok(self.cond(k[0], out)? && self.cond(k[1], out)?);
@@ -1025,7 +1043,7 @@ impl Lowerer {
                 self.assign(c, out)
             }
             CXCursor_ParenExpr | CXCursor_UnexposedExpr => {
-                let k = children(c);
+                let k = operands(c);
                 if k.len() == 1 {
                     return self.stmt(k[0], out);
                 }
@@ -1072,7 +1090,7 @@ impl Lowerer {
 
     /// `x = e`, `A[i] op= e`, `x++`.
     unsafe fn assign(&mut self, c: CXCursor, out: &mut Vec<Node>) -> Res<()> {
-        let k = children(c);
+        let k = operands(c);
         let (lhs_c, op, rhs): (CXCursor, Option<BinOp>, Option<CXCursor>) = match c.kind {
             CXCursor_UnaryOperator => {
                 let op = match clang_getCursorUnaryOperatorKind(c) {
@@ -1187,7 +1205,7 @@ impl Lowerer {
         let mut idx = Vec::new();
         let mut cur = strip(c);
         while cur.kind == CXCursor_ArraySubscriptExpr {
-            let k = children(cur);
+            let k = operands(cur);
             idx.push(k[1]);
             cur = strip(k[0]);
         }
@@ -1260,7 +1278,7 @@ impl Lowerer {
             CXCursor_BinaryOperator
                 if clang_getCursorBinaryOperatorKind(init) == CXBinaryOperator_Assign =>
             {
-                let ik = children(init);
+                let ik = operands(init);
                 let l = strip(ik[0]);
                 if l.kind != CXCursor_DeclRefExpr {
                     return self.err(init, "'for' initializer must assign the iterator");
@@ -1329,7 +1347,7 @@ impl Lowerer {
     }
 
     unsafe fn step_of(&mut self, inc: CXCursor, key: &(String, u32, u32)) -> Res<i64> {
-        let k = children(inc);
+        let k = operands(inc);
         let inc_loc = cursor_loc(inc);
         let bad = || -> Res<i64> {
             Err(Diagnostic::new(
@@ -1359,7 +1377,7 @@ impl Lowerer {
             {
                 let r = strip(k[1]);
                 if r.kind == CXCursor_BinaryOperator {
-                    let rk = children(r);
+                    let rk = operands(r);
                     let op = clang_getCursorBinaryOperatorKind(r);
                     if self.is_var(rk[0], key) {
                         if let Some(v) = self.aff(rk[1])?.is_const() {
@@ -1393,7 +1411,7 @@ impl Lowerer {
                 "'for' condition must compare the iterator with an affine bound",
             );
         }
-        let k = children(c);
+        let k = operands(c);
         let mut op = clang_getCursorBinaryOperatorKind(c);
         if op == CXBinaryOperator_LAnd {
             self.loop_cond(k[0], key, sign, ubs)?;
@@ -1479,7 +1497,7 @@ impl Lowerer {
         let cty = elem_of(clang_getCursorType(c));
         match c.kind {
             CXCursor_ParenExpr => {
-                let k: Vec<CXCursor> = children(c).into_iter().filter(|x| is_expr(*x)).collect();
+                let k = pad(children(c).into_iter().filter(|x| is_expr(*x)).collect());
                 self.expr(k[0])
             }
             CXCursor_UnexposedExpr | CXCursor_CStyleCastExpr => {
@@ -1534,7 +1552,7 @@ impl Lowerer {
                 Ok(Expr::Load(a, t))
             }
             CXCursor_BinaryOperator => {
-                let k = children(c);
+                let k = operands(c);
                 let op = clang_getCursorBinaryOperatorKind(c);
                 let ty = cty.unwrap_or(ElemTy::I32);
                 let bin = |op: BinOp, s: &mut Self| -> Res<Expr> {
@@ -1587,7 +1605,7 @@ impl Lowerer {
                 self.err(c, "assignment inside an expression is not supported")
             }
             CXCursor_UnaryOperator => {
-                let k = children(c);
+                let k = operands(c);
                 match clang_getCursorUnaryOperatorKind(c) {
                     CXUnaryOperator_Minus => Ok(Expr::Neg(Box::new(
                         self.expr(k[0])?.cast(cty.unwrap_or(ElemTy::I32)),
@@ -1613,7 +1631,7 @@ impl Lowerer {
                 }
             }
             CXCursor_ConditionalOperator => {
-                let k = children(c);
+                let k = operands(c);
                 let ty = cty.unwrap_or(ElemTy::I32);
                 let cond = self.to_bool(k[0])?;
                 let (a, b) = (self.expr(k[1])?, self.expr(k[2])?);
