@@ -408,7 +408,14 @@ impl Gpu<'_, '_> {
     }
 
     /// `scf.if` on an `i1` value; `inner` prints the branches.
-    fn scf_if(&mut self, b: &mut Body, c: &str, then: &[Node], els: &[Node], inner: fn(&mut Self, &mut Body, &[Node])) {
+    fn scf_if(
+        &mut self,
+        b: &mut Body,
+        c: &str,
+        then: &[Node],
+        els: &[Node],
+        inner: fn(&mut Self, &mut Body, &[Node]),
+    ) {
         b.line(format!("scf.if {c} {{"));
         b.indent += 1;
         inner(self, b, then);
@@ -421,7 +428,6 @@ impl Gpu<'_, '_> {
         }
         b.line("}");
     }
-
 }
 
 /// Arrays the SCoP writes.

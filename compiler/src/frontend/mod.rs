@@ -780,6 +780,12 @@ impl Lowerer {
                 ),
             );
         }
+        if global {
+            return self.err(
+                use_site,
+                format!("file-scope scalar '{name}' is assigned in the region; only local scalars may be written"),
+            );
+        }
         let id = self.scop.scalars.len();
         self.scop.scalars.push(Scalar { name, ty: e });
         self.bind.insert(key, Binding::Scalar(id));
