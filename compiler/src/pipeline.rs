@@ -22,6 +22,9 @@ pub enum Emit {
     Cubin,
     Amdgcn,
     Hsaco,
+    /// The mapped program with launches run as loops on the CPU (for checking the mapping
+    /// without a GPU), with a C-ABI entry point.
+    Emulated,
 }
 
 impl Emit {
@@ -34,6 +37,7 @@ impl Emit {
             "cubin" => Emit::Cubin,
             "amdgcn" => Emit::Amdgcn,
             "hsaco" => Emit::Hsaco,
+            "emulated" => Emit::Emulated,
             _ => return None,
         })
     }
@@ -42,7 +46,7 @@ impl Emit {
     }
     pub fn extension(self) -> &'static str {
         match self {
-            Emit::Mlir | Emit::Gpu => "mlir",
+            Emit::Mlir | Emit::Gpu | Emit::Emulated => "mlir",
             Emit::Llvm => "ll",
             Emit::Ptx => "ptx",
             Emit::Cubin => "cubin",
@@ -165,14 +169,18 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
         tracing::debug!(flow = %p.flow, "flow dependences");
         pars.push(p);
     }
-    let text = gpu::emit_module(&scops, &pars, opts.map);
+    let map = gpu::MapOptions {
+        emulate: opts.emit == Emit::Emulated,
+        ..opts.map
+    };
+    let text = gpu::emit_module(&scops, &pars, map);
     let mut m = session
         .parse(&text, "gpu")
         .map_err(|d| internal("gpu form", &text, d))?;
     session
         .verify(&m)
         .map_err(|d| internal("gpu form", &text, d))?;
-    if opts.emit == Emit::Gpu {
+    if opts.emit == Emit::Gpu || opts.emit == Emit::Emulated {
         return Ok(mlir::print_module(&m).into_bytes());
     }
     let lowering = if nvidia {
@@ -206,7 +214,7 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
         Emit::Ptx | Emit::Amdgcn => Ok(object),
         Emit::Cubin => ptxas(&object, &arch, opts.opt_level),
         Emit::Hsaco => hsaco(&object, &arch),
-        Emit::Mlir | Emit::Gpu => unreachable!("returned above"),
+        Emit::Mlir | Emit::Gpu | Emit::Emulated => unreachable!("returned above"),
     }
 }
 

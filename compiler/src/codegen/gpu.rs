@@ -43,6 +43,11 @@ pub const KERNEL_MODULE: &str = "tessel_kernels";
 pub struct MapOptions {
     pub block_1d: i64,
     pub block_2d: (i64, i64),
+    /// Print a CPU emulation instead of GPU code: every launch becomes loops over blocks
+    /// and threads (in reverse order, so that a wrongly parallel loop changes the result),
+    /// device buffers become `memref.alloc`, and a C-ABI entry point with the C function's
+    /// name and signature wraps the function (`tesselc --emit=emulated`).
+    pub emulate: bool,
 }
 
 impl Default for MapOptions {
@@ -50,6 +55,7 @@ impl Default for MapOptions {
         MapOptions {
             block_1d: 256,
             block_2d: (32, 8),
+            emulate: false,
         }
     }
 }
@@ -204,6 +210,32 @@ impl Gpu<'_, '_> {
             format!("%ty.{k}"),
             format!("%tz.{k}"),
         ];
+        if self.opts.emulate {
+            // Blocks y, x, then threads y, x, each walked from last to first.
+            let c0 = b.const_index(0);
+            let c1 = b.const_index(1);
+            let loops = [
+                (&ids[1], grid[1].clone()),
+                (&ids[0], grid[0].clone()),
+                (&ids[4], bs[1].clone()),
+                (&ids[3], bs[0].clone()),
+            ];
+            for (id, n) in loops {
+                let r = format!("%r{}", &id[1..]);
+                b.line(format!("scf.for {r} = {c0} to {n} step {c1} {{"));
+                b.indent += 1;
+                let last = b.op(format!("arith.subi {n}, {c1} : index"));
+                b.line(format!("{id} = arith.subi {last}, {r} : index"));
+            }
+            b.line(format!("{} = arith.constant 0 : index", ids[2]));
+            b.line(format!("{} = arith.constant 0 : index", ids[5]));
+            body(self, b, &ids);
+            for _ in 0..4 {
+                b.indent -= 1;
+                b.line("}");
+            }
+            return;
+        }
         b.line(format!(
             "gpu.launch blocks({}, {}, {}) in (%gx.{k} = {}, %gy.{k} = {}, %gz.{k} = {}) threads({}, {}, {}) in (%sx.{k} = {}, %sy.{k} = {}, %sz.{k} = {}) module(@{KERNEL_MODULE}) function(@{}_k{k}) {{",
             ids[0], ids[1], ids[2], grid[0], grid[1], grid[2], ids[3], ids[4], ids[5], bs[0], bs[1], bs[2],
@@ -462,14 +494,24 @@ pub fn emit_module(scops: &[Scop], pars: &[Parallelism], opts: MapOptions) -> St
                 }
             }
             let dev = format!("{host}.dev");
-            b.line(format!("{dev} = gpu.alloc({}) : {t}", dyns.join(", ")));
-            b.line(format!("gpu.memcpy {dev}, {host} : {t}, {t}"));
+            if opts.emulate {
+                b.line(format!("{dev} = memref.alloc({}) : {t}", dyns.join(", ")));
+                b.line(format!("memref.copy {host}, {dev} : {t} to {t}"));
+            } else {
+                b.line(format!("{dev} = gpu.alloc({}) : {t}", dyns.join(", ")));
+                b.line(format!("gpu.memcpy {dev}, {host} : {t}, {t}"));
+            }
             dev_arrays.push(dev);
         }
         let mut dev_scalars = Vec::new();
         for (i, s) in scop.scalars.iter().enumerate() {
             let dev = format!("{}.dev", names.scalars[i]);
-            b.line(format!("{dev} = gpu.alloc() : memref<{}>", s.ty.mlir()));
+            let alloc = if opts.emulate {
+                "memref.alloc"
+            } else {
+                "gpu.alloc"
+            };
+            b.line(format!("{dev} = {alloc}() : memref<{}>", s.ty.mlir()));
             dev_scalars.push(dev);
         }
         let mut g = Gpu {
@@ -483,31 +525,152 @@ pub fn emit_module(scops: &[Scop], pars: &[Parallelism], opts: MapOptions) -> St
         };
         g.host(&mut b, &scop.body);
         let written = written_arrays(scop);
+        let free = if opts.emulate {
+            "memref.dealloc"
+        } else {
+            "gpu.dealloc"
+        };
         for (i, a) in scop.arrays.iter().enumerate() {
             let t = a.memref_type();
             if written[i] {
-                b.line(format!(
-                    "gpu.memcpy {}, {} : {t}, {t}",
-                    g.n.arrays[i], g.dev_arrays[i]
-                ));
+                let (dev, host) = (&g.dev_arrays[i], &g.n.arrays[i]);
+                if opts.emulate {
+                    b.line(format!("memref.copy {dev}, {host} : {t} to {t}"));
+                } else {
+                    b.line(format!("gpu.memcpy {host}, {dev} : {t}, {t}"));
+                }
             }
-            b.line(format!("gpu.dealloc {} : {t}", g.dev_arrays[i]));
+            b.line(format!("{free} {} : {t}", g.dev_arrays[i]));
         }
         for (i, s) in scop.scalars.iter().enumerate() {
             b.line(format!(
-                "gpu.dealloc {} : memref<{}>",
+                "{free} {} : memref<{}>",
                 g.dev_scalars[i],
                 s.ty.mlir()
             ));
         }
+        for (i, a) in scop.arrays.iter().enumerate() {
+            if a.kind == ArrayKind::Local {
+                b.line(format!(
+                    "memref.dealloc {} : {}",
+                    g.n.arrays[i],
+                    a.memref_type()
+                ));
+            }
+        }
         b.line("return");
-        out += &format!(
-            "  func.func @{}({}) {{\n{}  }}\n",
-            ident(&scop.name),
-            signature(scop).join(", "),
-            b.out
-        );
+        if opts.emulate {
+            out += &format!(
+                "  func.func @\"{}.impl\"({}) {{\n{}  }}\n",
+                ident(&scop.name),
+                signature(scop).join(", "),
+                b.out
+            );
+            out += &c_abi_wrapper(scop);
+        } else {
+            out += &format!(
+                "  func.func @{}({}) {{\n{}  }}\n",
+                ident(&scop.name),
+                signature(scop).join(", "),
+                b.out
+            );
+        }
     }
     out += "}\n";
     out
+}
+
+/// A function with the C function's name and C signature (arrays as plain pointers) that
+/// builds memref descriptors from the pointers and the sizes C gives, and calls the
+/// memref-based function `NAME.impl`.
+fn c_abi_wrapper(scop: &Scop) -> String {
+    let mut b = Body::new(2);
+    let mut params = Vec::new();
+    let mut call_args = Vec::new();
+    let mut call_types = Vec::new();
+    // Integer parameters as i64, for sizes.
+    let mut p64: Vec<Option<String>> = vec![None; scop.params.len()];
+    for (i, p) in scop.params.iter().enumerate() {
+        if !p.ty.is_float() {
+            let ext = if p.ty.is_signed() {
+                "arith.extsi"
+            } else {
+                "arith.extui"
+            };
+            let v = format!("%{}", ident(&p.name));
+            p64[i] = Some(if p.ty.bits() == 64 {
+                v
+            } else {
+                b.op(format!("{ext} {v} : {} to i64", p.ty.mlir()))
+            });
+        }
+    }
+    for a in &scop.args {
+        match a {
+            FuncArg::Array(i) => {
+                let arr = &scop.arrays[*i];
+                let name = format!("%{}", ident(&arr.name));
+                params.push(format!("{name}: !llvm.ptr"));
+                let r = arr.dims.len();
+                let st =
+                    format!("!llvm.struct<(ptr, ptr, i64, array<{r} x i64>, array<{r} x i64>)>");
+                let mut sizes = Vec::new();
+                for d in &arr.dims {
+                    sizes.push(match d {
+                        Dim::Static(n) => b.op(format!("arith.constant {n} : i64")),
+                        Dim::Dynamic(Some(aff)) => {
+                            let mut acc = b.op(format!("arith.constant {} : i64", aff.cst));
+                            for (v, k) in &aff.terms {
+                                if let Var::Param(p) = v {
+                                    let kv = b.op(format!("arith.constant {k} : i64"));
+                                    let pv = p64[*p].clone().unwrap_or_default();
+                                    let m = b.op(format!("arith.muli {pv}, {kv} : i64"));
+                                    acc = b.op(format!("arith.addi {acc}, {m} : i64"));
+                                }
+                            }
+                            acc
+                        }
+                        Dim::Dynamic(None) => b.op("arith.constant 1 : i64"),
+                    });
+                }
+                let mut d = b.op(format!("llvm.mlir.poison : {st}"));
+                d = b.op(format!("llvm.insertvalue {name}, {d}[0] : {st}"));
+                d = b.op(format!("llvm.insertvalue {name}, {d}[1] : {st}"));
+                let z = b.op("arith.constant 0 : i64");
+                d = b.op(format!("llvm.insertvalue {z}, {d}[2] : {st}"));
+                let mut stride = b.op("arith.constant 1 : i64");
+                for k in (0..r).rev() {
+                    d = b.op(format!("llvm.insertvalue {}, {d}[3, {k}] : {st}", sizes[k]));
+                    d = b.op(format!("llvm.insertvalue {stride}, {d}[4, {k}] : {st}"));
+                    stride = b.op(format!("arith.muli {stride}, {} : i64", sizes[k]));
+                }
+                let m = b.op(format!(
+                    "builtin.unrealized_conversion_cast {d} : {st} to {}",
+                    arr.memref_type()
+                ));
+                call_args.push(m);
+                call_types.push(arr.memref_type());
+            }
+            FuncArg::Param(p) => {
+                let p = &scop.params[*p];
+                params.push(format!("%{}: {}", ident(&p.name), p.ty.mlir()));
+                call_args.push(format!("%{}", ident(&p.name)));
+                call_types.push(p.ty.mlir().to_string());
+            }
+            FuncArg::Unused(n, _) => params.push(format!("%{}: !llvm.ptr", ident(n))),
+        }
+    }
+    b.line(format!(
+        "func.call @\"{}.impl\"({}) : ({}) -> ()",
+        ident(&scop.name),
+        call_args.join(", "),
+        call_types.join(", ")
+    ));
+    b.line("return");
+    format!(
+        "  func.func @{}({}) {{\n{}  }}\n",
+        ident(&scop.name),
+        params.join(", "),
+        b.out
+    )
 }

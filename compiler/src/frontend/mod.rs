@@ -688,13 +688,16 @@ impl Lowerer {
     ) -> Res<usize> {
         let size_exprs: Vec<CXCursor> =
             children(decl).into_iter().filter(|c| is_expr(*c)).collect();
+        // libclang visits an array declarator's sizes innermost first.
+        let mut size_exprs = size_exprs;
+        size_exprs.reverse();
         let mut out = Vec::new();
         for (k, d) in dims.iter().enumerate() {
-            let from_decl = if size_exprs.len() == dims.len() {
-                Some(size_exprs[k])
-            } else {
-                None
-            };
+            // The declarator's size expressions, outermost first; a parameter's outer
+            // size may be missing (it decays to a pointer), so align them on the inner end.
+            let skip = dims.len().saturating_sub(size_exprs.len());
+            let from_decl =
+                (k >= skip && size_exprs.len() <= dims.len()).then(|| size_exprs[k - skip]);
             out.push(match (d, from_decl) {
                 (Some(n), _) => Dim::Static(*n),
                 (None, Some(e)) => match eval_int(strip(e)) {

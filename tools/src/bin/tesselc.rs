@@ -36,7 +36,7 @@ struct Args {
     offload_arch: Option<String>,
     /// What to produce.
     #[arg(long = "emit", value_name = "KIND", default_value = "ptx",
-          value_parser = ["mlir", "gpu", "llvm", "ptx", "cubin", "amdgcn", "hsaco"])]
+          value_parser = ["mlir", "gpu", "llvm", "ptx", "cubin", "amdgcn", "hsaco", "emulated"])]
     emit: String,
     /// Output file ('-' for standard output; default: standard output for text, INPUT-STEM.cubin/.hsaco for binaries).
     #[arg(short = 'o', value_name = "FILE")]

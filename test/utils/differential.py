@@ -1,0 +1,100 @@
+"""Differential check of the GPU mapping without a GPU.
+
+For each kernel of the suite: `tesselc --emit=emulated` (the mapped program, every
+launch run as loops over blocks and threads in reverse order) is lowered to LLVM and
+linked in place of the kernel function of the same C program; its printed arrays must
+match those of the program built by clang alone (relative tolerance 1e-9 for double,
+1e-5 for float, exact for integers). Prints one line per kernel and 'N passed, M failed'.
+
+usage: differential.py KERNEL_DIR [KERNEL.c ...] [-- extra C flags]
+"""
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+LLVM = "/usr/lib/llvm-22/bin"
+CPU_PIPELINE = ("builtin.module(lower-affine, arith-expand, convert-scf-to-cf, expand-strided-metadata, "
+                "finalize-memref-to-llvm, convert-math-to-llvm, convert-math-to-libm, convert-arith-to-llvm, "
+                "convert-index-to-llvm, convert-cf-to-llvm, convert-func-to-llvm, reconcile-unrealized-casts)")
+
+
+def run(cmd, **kw):
+    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if p.returncode != 0:
+        raise RuntimeError("$ " + " ".join(cmd) + "\n" + p.stdout[-2000:] + p.stderr[-2000:])
+    return p
+
+
+def numbers(text):
+    return [float(x) for x in re.findall(r"-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", text)]
+
+
+def check(kdir, path, flags):
+    name = os.path.basename(path)
+    src = open(path).read()
+    m = re.search(r"^(?:static\s+)?void\s+(kernel_\w+)\s*\(", src, re.M)
+    if not m:
+        return name, "no kernel_ function"
+    fn = m.group(1)
+    with tempfile.TemporaryDirectory() as t:
+        cflags = ["-I", kdir, *flags]
+        ref = os.path.join(t, "ref")
+        run(["clang-22", "-O0", "-w", *cflags, path, "-lm", "-o", ref])
+        want = subprocess.run([ref], capture_output=True, text=True, timeout=300).stderr
+        emu = os.path.join(t, "k.mlir")
+        run(["tesselc", path, *cflags, "--emit=emulated", "-o", emu])
+        low = os.path.join(t, "k.ll.mlir")
+        run([LLVM + "/mlir-opt", emu, "--pass-pipeline=" + CPU_PIPELINE, "-o", low])
+        ll = os.path.join(t, "k.ll")
+        run([LLVM + "/mlir-translate", "--mlir-to-llvmir", low, "-o", ll])
+        ko = os.path.join(t, "k.o")
+        run(["clang-22", "-O1", "-w", "-c", ll, "-o", ko])
+        mod = os.path.join(t, "main.c")
+        open(mod, "w").write(re.sub(r"static\s+void\s+" + fn + r"\b", "void " + fn, src))
+        mo = os.path.join(t, "main.o")
+        run(["clang-22", "-O0", "-w", "-ffunction-sections", *cflags, "-c", mod, "-o", mo])
+        run([LLVM + "/llvm-objcopy", "--weaken-symbol=" + fn, mo])
+        exe = os.path.join(t, "tessel")
+        run(["clang-22", mo, ko, "-lm", "-o", exe])
+        got = subprocess.run([exe], capture_output=True, text=True, timeout=300).stderr
+    a, b = numbers(want), numbers(got)
+    if len(a) != len(b) or not a:
+        return name, f"printed {len(b)} numbers, clang's program {len(a)}"
+    tol = 1e-5 if "float" in src or "DATA_TYPE float" in src else 1e-9
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y and abs(x - y) > tol * max(1.0, abs(x)):
+            return name, f"value {i}: {y} instead of {x}"
+    return name, None
+
+
+def main():
+    args = sys.argv[1:]
+    flags = []
+    if "--" in args:
+        flags = args[args.index("--") + 1:]
+        args = args[:args.index("--")]
+    kdir = args[0]
+    files = args[1:] or sorted(os.path.join(kdir, f) for f in os.listdir(kdir) if f.endswith(".c"))
+    passed = failed = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
+        futs = {ex.submit(check, kdir, f, flags): f for f in files}
+        for fut in concurrent.futures.as_completed(futs):
+            try:
+                name, err = fut.result()
+            except Exception as e:  # a tool failed
+                name, err = os.path.basename(futs[fut]), str(e)
+            if err:
+                failed += 1
+                print(f"FAIL {name}: {err}")
+            else:
+                passed += 1
+                print(f"ok   {name}")
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
