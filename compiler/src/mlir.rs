@@ -364,3 +364,37 @@ mod tests {
         assert_eq!(line_col("loc(unknown)"), (0, 0));
     }
 }
+
+#[cfg(test)]
+mod builder_tests {
+    use super::Session;
+    use melior::ir::attribute::DenseI64ArrayAttribute;
+    use melior::ir::operation::OperationLike;
+    use melior::ir::{Block, BlockLike, Location, Module, Type};
+
+    /// The typed builders melior generates from the tgpu ODS file build a valid op.
+    #[test]
+    fn typed_builder_makes_a_padded_shared_buffer() {
+        let s = Session::new();
+        let ctx = &s.ctx;
+        let loc = Location::unknown(ctx);
+        let module = Module::new(loc);
+        let ty = Type::parse(ctx, "memref<32x33xf32, #gpu.address_space<workgroup>>")
+            .expect("a valid type");
+        let op = tessel_dialects::ods::tgpu::alloc_shared(
+            ctx,
+            ty,
+            DenseI64ArrayAttribute::new(ctx, &[32, 32]).into(),
+            DenseI64ArrayAttribute::new(ctx, &[0, 1]).into(),
+            loc,
+        );
+        let block: &Block = &module.body();
+        block.append_operation(op.into());
+        assert!(module.as_operation().verify());
+        let text = module.as_operation().to_string();
+        assert!(
+            text.contains("tgpu.alloc_shared [32, 32] padding [0, 1]"),
+            "{text}"
+        );
+    }
+}
