@@ -286,17 +286,24 @@ pub fn analyze(scop: &Scop) -> IslRes<Parallelism> {
         let reads = |s: &StmtInfo| s.reads.clone();
         let um = |s: String| e(UnionMap::read_from_str(&ctx, &s), &format!("parse {s}"));
         let sched = um(b.schedule())?;
-        let flow_query = |filter: &dyn Fn(&str) -> bool| -> IslRes<UnionMap> {
+        // Dataflow from `sources` into `sinks`: the last must-source before each sink
+        // instance, and every may-source not killed in between.
+        type Pick<'p> = &'p dyn Fn(&StmtInfo) -> Vec<String>;
+        let query = |sinks: Pick,
+                     must_src: Pick,
+                     may_src: Pick,
+                     filter: &dyn Fn(&str) -> bool|
+         -> IslRes<UnionMap> {
             let info = e(
-                UnionAccessInfo::from_sink(um(b.accesses(&reads, filter))?),
+                UnionAccessInfo::from_sink(um(b.accesses(sinks, filter))?),
                 "build access info",
             )?;
             let info = e(
-                info.set_must_source(um(b.accesses(&must, filter))?),
+                info.set_must_source(um(b.accesses(must_src, filter))?),
                 "set sources",
             )?;
             let info = e(
-                info.set_may_source(um(b.accesses(&may, filter))?),
+                info.set_may_source(um(b.accesses(may_src, filter))?),
                 "set sources",
             )?;
             let info = e(
@@ -306,43 +313,22 @@ pub fn analyze(scop: &Scop) -> IslRes<Parallelism> {
             let flow = e(info.compute_flow(), "compute flow")?;
             e(flow.get_may_dependence(), "get dependences")
         };
-        let flow_all = flow_query(&any)?;
+        // Flow dependences of arrays and scalars (dataflow is computed per element, so
+        // filtering by kind only splits the result).
+        let flow_all = query(&reads, &must, &may, &any)?;
         result.flow = e(flow_all.to_str(), "print").map(str::to_string)?;
-        let flow_scalar = flow_query(&scalars)?;
+        let flow_scalar = query(&reads, &must, &may, &scalars)?;
         // Anti and output dependences of arrays: writes as sinks, earlier reads and writes as sources.
-        let false_arr = {
-            let writes = |s: &StmtInfo| s.writes.clone();
-            let info = e(
-                UnionAccessInfo::from_sink(um(b.accesses(&writes, &arrays))?),
-                "build access info",
-            )?;
-            let info = e(
-                info.set_must_source(um(b.accesses(&must, &arrays))?),
-                "set sources",
-            )?;
-            let both = |s: &StmtInfo| {
-                let mut v = s.reads.clone();
-                if s.may_write {
-                    v.extend(s.writes.clone());
-                }
-                v
-            };
-            let info = e(
-                info.set_may_source(um(b.accesses(&both, &arrays))?),
-                "set sources",
-            )?;
-            let info = e(
-                info.set_schedule_map(e(sched.copy(), "copy")?),
-                "set schedule",
-            )?;
-            let flow = e(info.compute_flow(), "compute flow")?;
-            e(flow.get_may_dependence(), "get dependences")?
+        let writes = |s: &StmtInfo| s.writes.clone();
+        let reads_and_may_writes = |s: &StmtInfo| {
+            let mut v = s.reads.clone();
+            if s.may_write {
+                v.extend(s.writes.clone());
+            }
+            v
         };
-        let flow_arr = flow_query(&arrays)?;
-        let carried_deps = e(
-            e(flow_arr.union(false_arr), "union")?.union(e(flow_scalar.copy(), "copy")?),
-            "union",
-        )?;
+        let false_arr = query(&writes, &must, &reads_and_may_writes, &arrays)?;
+        let carried_deps = e(flow_all.union(false_arr), "union")?;
         let to_sched = |d: &UnionMap| -> IslRes<UnionMap> {
             let d = e(d.copy(), "copy")?;
             let d = e(d.apply_domain(e(sched.copy(), "copy")?), "apply schedule")?;
