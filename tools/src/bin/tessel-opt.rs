@@ -198,7 +198,15 @@ fn parse_args(session: &Session) -> Result<Opts, (String, u8)> {
                 .ok_or_else(|| (format!("error: option '{flag}' needs a value"), 1))
         };
         match flag.as_str() {
-            "-h" | "--help" => return Err((USAGE.into(), 0)),
+            "-h" | "--help" => {
+                let mut h = String::from(USAGE);
+                h += "\nTESSEL PASSES (--list-passes shows every upstream pass too):\n";
+                for p in registry::PASSES {
+                    let opts: Vec<String> = p.options.iter().map(|o| format!("{}={}", o.name, o.default)).collect();
+                    h += &format!("  --{}{{{}}}\n      {}\n", p.name, opts.join(" "), p.summary);
+                }
+                return Err((h, 0));
+            }
             "--version" => {
                 return Err((
                     format!("tessel-opt {} (MLIR 22)", env!("CARGO_PKG_VERSION")),
