@@ -202,8 +202,17 @@ fn parse_args(session: &Session) -> Result<Opts, (String, u8)> {
                 let mut h = String::from(USAGE);
                 h += "\nTESSEL PASSES (--list-passes shows every upstream pass too):\n";
                 for p in registry::PASSES {
-                    let opts: Vec<String> = p.options.iter().map(|o| format!("{}={}", o.name, o.default)).collect();
-                    h += &format!("  --{}{{{}}}\n      {}\n", p.name, opts.join(" "), p.summary);
+                    let opts: Vec<String> = p
+                        .options
+                        .iter()
+                        .map(|o| format!("{}={}", o.name, o.default))
+                        .collect();
+                    h += &format!(
+                        "  --{}{{{}}}\n      {}\n",
+                        p.name,
+                        opts.join(" "),
+                        p.summary
+                    );
                 }
                 return Err((h, 0));
             }
