@@ -171,7 +171,7 @@ impl Aff {
     pub fn neg(&self) -> Aff {
         self.scale(-1)
     }
-    /// Substitutes `v := by` (used when a loop counter is renamed).
+    /// True when `v` appears with a non-zero coefficient.
     pub fn uses(&self, v: Var) -> bool {
         self.terms.contains_key(&v)
     }

@@ -764,9 +764,10 @@ impl Lowerer {
                 ),
             );
         };
-        let declared_here = self.initialized.contains(&key) && self.written_in_region_decl(&key);
+        // A scalar declared with an initializer inside the region is written there.
+        let declared_here = self.region_decls.contains(&key);
         if !self.written.contains(&key) && !declared_here {
-            if let Some(b) = self.constant_value(decl, e, global, &key) {
+            if let Some(b) = self.constant_value(decl, global, &key) {
                 self.bind.insert(key, b);
                 return Ok(b);
             }
@@ -795,18 +796,11 @@ impl Lowerer {
         Ok(Binding::Scalar(id))
     }
 
-    /// True when the declaration with this key lies inside the region being lowered
-    /// (its initializer is then a statement of the region).
-    fn written_in_region_decl(&self, key: &(String, u32, u32)) -> bool {
-        self.region_decls.contains(key)
-    }
-
     /// The value of a scalar the region reads but never writes, when it is a compile-time
     /// constant: a `const` variable, or a local never assigned after its constant initializer.
     unsafe fn constant_value(
         &self,
         decl: CXCursor,
-        ty: ElemTy,
         global: bool,
         key: &(String, u32, u32),
     ) -> Option<Binding> {
@@ -831,7 +825,6 @@ impl Lowerer {
             _ => None,
         };
         clang_EvalResult_dispose(r);
-        let _ = ty;
         v
     }
 
