@@ -332,14 +332,14 @@ fn emit_nodes(b: &mut Body, n: &mut Names<'_>, nodes: &[Node]) {
                     "affine.if affine_set<{head} : ({})>{ops} {{",
                     parts.join(", ")
                 ));
-                branches(b, n, then, els);
+                if_regions(b, n, then, els, |n, b, nodes| emit_nodes(b, n, nodes));
             }
             Node::DataIf {
                 cond, then, els, ..
             } => {
                 let c = emit_expr(b, &mut AffineEnv { n }, cond);
                 b.line(format!("scf.if {c} {{"));
-                branches(b, n, then, els);
+                if_regions(b, n, then, els, |n, b, nodes| emit_nodes(b, n, nodes));
             }
             Node::Stmt(s) => {
                 let v = emit_expr(b, &mut AffineEnv { n }, &s.value);
@@ -389,18 +389,4 @@ fn split_top(s: &str) -> Vec<String> {
         out.push(cur.trim().to_string());
     }
     out
-}
-
-/// The regions of an `affine.if` or `scf.if` whose header is already printed.
-fn branches(b: &mut Body, n: &mut Names<'_>, then: &[Node], els: &[Node]) {
-    b.indent += 1;
-    emit_nodes(b, n, then);
-    b.indent -= 1;
-    if !els.is_empty() {
-        b.line("} else {");
-        b.indent += 1;
-        emit_nodes(b, n, els);
-        b.indent -= 1;
-    }
-    b.line("}");
 }

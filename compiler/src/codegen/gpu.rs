@@ -449,16 +449,7 @@ impl Gpu<'_, '_> {
         inner: fn(&mut Self, &mut Body, &[Node]),
     ) {
         b.line(format!("scf.if {c} {{"));
-        b.indent += 1;
-        inner(self, b, then);
-        b.indent -= 1;
-        if !els.is_empty() {
-            b.line("} else {");
-            b.indent += 1;
-            inner(self, b, els);
-            b.indent -= 1;
-        }
-        b.line("}");
+        if_regions(b, self, then, els, inner);
     }
 }
 

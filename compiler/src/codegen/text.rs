@@ -43,6 +43,27 @@ impl Body {
     }
 }
 
+/// Prints the regions of an `affine.if` or `scf.if` whose header line (ending in `{`) is
+/// already printed; `inner` prints a list of nodes with the emitter's state `s`.
+pub fn if_regions<S: ?Sized>(
+    b: &mut Body,
+    s: &mut S,
+    then: &[Node],
+    els: &[Node],
+    inner: fn(&mut S, &mut Body, &[Node]),
+) {
+    b.indent += 1;
+    inner(s, b, then);
+    b.indent -= 1;
+    if !els.is_empty() {
+        b.line("} else {");
+        b.indent += 1;
+        inner(s, b, els);
+        b.indent -= 1;
+    }
+    b.line("}");
+}
+
 /// How expressions read memory and name values; implemented by each emitter.
 pub trait ValueEnv {
     fn load(&mut self, b: &mut Body, acc: &Access, ty: ElemTy) -> String;
