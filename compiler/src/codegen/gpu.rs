@@ -485,24 +485,19 @@ pub fn emit_module(scops: &[Scop], pars: &[Parallelism], opts: MapOptions) -> St
                 }
             }
             let dev = format!("{host}.dev");
-            if opts.emulate {
-                b.line(format!("{dev} = memref.alloc({}) : {t}", dyns.join(", ")));
-                b.line(format!("memref.copy {host}, {dev} : {t} to {t}"));
-            } else {
-                b.line(format!("{dev} = gpu.alloc({}) : {t}", dyns.join(", ")));
-                b.line(format!("gpu.memcpy {dev}, {host} : {t}, {t}"));
-            }
+            let mem = DeviceMemory(opts.emulate);
+            b.line(format!("{dev} = {}", mem.alloc(&dyns.join(", "), &t)));
+            b.line(mem.copy(&dev, &host, &t));
             dev_arrays.push(dev);
         }
         let mut dev_scalars = Vec::new();
         for (i, s) in scop.scalars.iter().enumerate() {
             let dev = format!("{}.dev", names.scalars[i]);
-            let alloc = if opts.emulate {
-                "memref.alloc"
-            } else {
-                "gpu.alloc"
-            };
-            b.line(format!("{dev} = {alloc}() : memref<{}>", s.ty.mlir()));
+            let t = format!("memref<{}>", s.ty.mlir());
+            b.line(format!(
+                "{dev} = {}",
+                DeviceMemory(opts.emulate).alloc("", &t)
+            ));
             dev_scalars.push(dev);
         }
         let mut g = Gpu {
@@ -516,29 +511,16 @@ pub fn emit_module(scops: &[Scop], pars: &[Parallelism], opts: MapOptions) -> St
         };
         g.host(&mut b, &scop.body);
         let written = written_arrays(scop);
-        let free = if opts.emulate {
-            "memref.dealloc"
-        } else {
-            "gpu.dealloc"
-        };
+        let mem = DeviceMemory(opts.emulate);
         for (i, a) in scop.arrays.iter().enumerate() {
             let t = a.memref_type();
             if written[i] {
-                let (dev, host) = (&g.dev_arrays[i], &g.n.arrays[i]);
-                if opts.emulate {
-                    b.line(format!("memref.copy {dev}, {host} : {t} to {t}"));
-                } else {
-                    b.line(format!("gpu.memcpy {host}, {dev} : {t}, {t}"));
-                }
+                b.line(mem.copy(&g.n.arrays[i], &g.dev_arrays[i], &t));
             }
-            b.line(format!("{free} {} : {t}", g.dev_arrays[i]));
+            b.line(mem.free(&g.dev_arrays[i], &t));
         }
         for (i, s) in scop.scalars.iter().enumerate() {
-            b.line(format!(
-                "{free} {} : memref<{}>",
-                g.dev_scalars[i],
-                s.ty.mlir()
-            ));
+            b.line(mem.free(&g.dev_scalars[i], &format!("memref<{}>", s.ty.mlir())));
         }
         for (i, a) in scop.arrays.iter().enumerate() {
             if a.kind == ArrayKind::Local {
@@ -664,4 +646,31 @@ fn c_abi_wrapper(scop: &Scop) -> String {
         params.join(", "),
         b.out
     )
+}
+
+/// Spellings of device memory operations: `gpu.*` for the GPU, `memref.*` for the CPU
+/// emulation (`true`).
+struct DeviceMemory(bool);
+
+impl DeviceMemory {
+    /// The right-hand side of an allocation with dynamic sizes `dyns`.
+    fn alloc(&self, dyns: &str, t: &str) -> String {
+        let op = if self.0 { "memref.alloc" } else { "gpu.alloc" };
+        format!("{op}({dyns}) : {t}")
+    }
+    fn copy(&self, dst: &str, src: &str, t: &str) -> String {
+        if self.0 {
+            format!("memref.copy {src}, {dst} : {t} to {t}")
+        } else {
+            format!("gpu.memcpy {dst}, {src} : {t}, {t}")
+        }
+    }
+    fn free(&self, v: &str, t: &str) -> String {
+        let op = if self.0 {
+            "memref.dealloc"
+        } else {
+            "gpu.dealloc"
+        };
+        format!("{op} {v} : {t}")
+    }
 }
