@@ -9,5 +9,7 @@ pub mod diag;
 pub mod frontend;
 pub mod mlir;
 pub mod pipeline;
+pub mod program;
 pub mod registry;
 pub mod scop;
+pub mod simform;

@@ -318,6 +318,51 @@ pub fn gpu_objects(m: &Module<'_>) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// Replaces the objects of the top-level `gpu.binary @name` by one object holding
+/// `data` (format `bin`, same target), which `gpu-to-llvm`'s translation embeds and
+/// passes to `mgpuModuleLoad`.
+pub fn set_gpu_binary(m: &Module<'_>, name: &str, data: &[u8]) -> Result<(), String> {
+    let mut esc = String::with_capacity(data.len() * 2);
+    for &b in data {
+        if (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\' {
+            esc.push(b as char);
+        } else {
+            esc.push_str(&format!("\\{b:02X}"));
+        }
+    }
+    unsafe {
+        let body = mlirModuleGetBody(m.to_raw());
+        let mut op = mlirBlockGetFirstOperation(body);
+        while !op.ptr.is_null() {
+            let opname = from_string_ref(mlirIdentifierStr(mlirOperationGetName(op)));
+            let sym = mlirOperationGetAttributeByName(op, string_ref("sym_name"));
+            if opname == "gpu.binary"
+                && !sym.ptr.is_null()
+                && from_string_ref(mlirStringAttrGetValue(sym)) == name
+            {
+                let objs = mlirOperationGetAttributeByName(op, string_ref("objects"));
+                let first = mlirArrayAttrGetElement(objs, 0);
+                let target = mlirGPUObjectAttrGetTarget(first);
+                let mut tt = String::new();
+                extern "C" fn cb(s: MlirStringRef, data: *mut c_void) {
+                    unsafe { (*(data as *mut String)).push_str(&from_string_ref(s)) };
+                }
+                mlirAttributePrint(target, Some(cb), &mut tt as *mut String as *mut c_void);
+                let text = format!("[#gpu.object<{tt}, bin = \"{esc}\">]");
+                let ctx = mlirOperationGetContext(op);
+                let attr = mlirAttributeParseGet(ctx, string_ref(&text));
+                if attr.ptr.is_null() {
+                    return Err("cannot build the gpu.object of the module container".into());
+                }
+                mlirOperationSetAttributeByName(op, string_ref("objects"), attr);
+                return Ok(());
+            }
+            op = mlirOperationGetNextInBlock(op);
+        }
+    }
+    Err(format!("no gpu.binary @{name} in the lowered module"))
+}
+
 extern "C" {
     fn mlirTranslateModuleToLLVMIR(module: MlirOperation, context: *mut c_void) -> *mut c_void;
     fn LLVMContextCreate() -> *mut c_void;

@@ -25,6 +25,9 @@ pub enum Emit {
     /// The mapped program with launches run as loops on the CPU (for checking the mapping
     /// without a GPU), with a C-ABI entry point.
     Emulated,
+    /// A relocatable host object: C-ABI entry points that run the kernels through the
+    /// runtime, with the kernels embedded (sim form, PTX and cubin, or HSACO).
+    Object,
 }
 
 impl Emit {
@@ -38,11 +41,12 @@ impl Emit {
             "amdgcn" => Emit::Amdgcn,
             "hsaco" => Emit::Hsaco,
             "emulated" => Emit::Emulated,
+            "obj" => Emit::Object,
             _ => return None,
         })
     }
     pub fn is_binary(self) -> bool {
-        matches!(self, Emit::Cubin | Emit::Hsaco)
+        matches!(self, Emit::Cubin | Emit::Hsaco | Emit::Object)
     }
     pub fn extension(self) -> &'static str {
         match self {
@@ -52,6 +56,7 @@ impl Emit {
             Emit::Cubin => "cubin",
             Emit::Amdgcn => "s",
             Emit::Hsaco => "hsaco",
+            Emit::Object => "o",
         }
     }
 }
@@ -171,6 +176,7 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
     }
     let map = gpu::MapOptions {
         emulate: opts.emit == Emit::Emulated,
+        c_abi: opts.emit == Emit::Object,
         ..opts.map
     };
     let text = gpu::emit_module(&scops, &pars, map);
@@ -194,12 +200,21 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
         &format!("chip={arch} opt-level={} format=isa", opts.opt_level),
     )
     .map_err(|e| Failure(vec![format!("error: {e}")]))?;
-    {
-        let _s = tracing::info_span!("lowering", pipeline = lowering).entered();
-        session
-            .run_pipeline(&mut m, &pipeline)
-            .map_err(|d| internal(lowering, &text, d))?;
+    let _s = tracing::info_span!("lowering", pipeline = lowering).entered();
+    if opts.emit == Emit::Object {
+        return object(
+            &session,
+            &mut m,
+            &text,
+            &pipeline,
+            lowering,
+            &arch,
+            opts.opt_level,
+        );
     }
+    session
+        .run_pipeline(&mut m, &pipeline)
+        .map_err(|d| internal(lowering, &text, d))?;
     let objects = mlir::gpu_objects(&m);
     let object = objects
         .into_iter()
@@ -214,8 +229,159 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
         Emit::Ptx | Emit::Amdgcn => Ok(object),
         Emit::Cubin => ptxas(&object, &arch, opts.opt_level),
         Emit::Hsaco => hsaco(&object, &arch),
-        Emit::Mlir | Emit::Gpu | Emit::Emulated => unreachable!("returned above"),
+        Emit::Mlir | Emit::Gpu | Emit::Emulated | Emit::Object => unreachable!("returned above"),
     }
+}
+
+/// `--emit=obj`: lowers in two steps so that the kernels' gpu-dialect form can be
+/// compiled for sim in between, embeds the module container in place of the
+/// `gpu.binary` object, and compiles the host LLVM IR with clang.
+fn object(
+    session: &Session,
+    m: &mut melior::ir::Module<'_>,
+    text: &str,
+    pipeline: &str,
+    lowering: &str,
+    arch: &str,
+    opt: u8,
+) -> Result<Vec<u8>, Failure> {
+    let Some(rest) = pipeline
+        .strip_prefix(registry::DEVICE_PREP)
+        .map(|r| r.trim_start_matches([',', ' ']))
+    else {
+        return fail(format!(
+            "internal: {lowering} does not start with the device preparation"
+        ));
+    };
+    session
+        .run_pipeline(m, registry::DEVICE_PREP)
+        .map_err(|d| internal(lowering, text, d))?;
+    // SAFETY: the module is alive for the call.
+    let sims = unsafe { crate::simform::compile_module(m.as_operation().to_raw()) }
+        .map_err(|e| Failure(vec![format!("error: {e}")]))?;
+    session
+        .run_pipeline(m, rest)
+        .map_err(|d| internal(lowering, text, d))?;
+    let objects = mlir::gpu_objects(m);
+    for (module, mut kernels) in sims {
+        let mut fb = tessel_runtime::bytecode::FatBinary::default();
+        if let Some((_, object)) = objects.iter().find(|(n, _)| *n == module) {
+            let object = object.clone();
+            if arch.starts_with("sm_") {
+                if ptxas_path().is_some() {
+                    let (cubin, regs) = ptxas_verbose(&object, arch, opt)?;
+                    for k in &mut kernels {
+                        k.registers = regs.get(&k.name).copied().unwrap_or(0);
+                    }
+                    fb.cubin = Some(cubin);
+                }
+                fb.ptx = Some(object);
+            } else {
+                fb.hsaco = Some(hsaco(&object, arch)?);
+            }
+        }
+        fb.sim = kernels;
+        mlir::set_gpu_binary(m, &module, &fb.encode())
+            .map_err(|e| Failure(vec![format!("error: internal: {e}")]))?;
+    }
+    let Some(ir) = mlir::to_llvm_ir(m) else {
+        return fail("cannot translate the host module to LLVM IR");
+    };
+    let dir = tempfile::tempdir().map_err(|e| Failure(vec![format!("error: {e}")]))?;
+    let (ll, o) = (dir.path().join("host.ll"), dir.path().join("host.o"));
+    std::fs::write(&ll, ir).map_err(|e| Failure(vec![format!("error: {e}")]))?;
+    run_tool(
+        Command::new(llvm_tool("clang"))
+            .args([
+                "-c",
+                "-fPIC",
+                "-Wno-override-module",
+                &format!("-O{}", opt.min(3)),
+            ])
+            .arg(&ll)
+            .arg("-o")
+            .arg(&o),
+        "clang (host object)",
+    )?;
+    std::fs::read(&o).map_err(|e| Failure(vec![format!("error: {e}")]))
+}
+
+/// `tessel-run`'s compilation: a gpu-dialect module (host functions and `gpu.module`s or
+/// `gpu.launch` regions) to a host object with the kernels embedded, as `--emit=obj`.
+pub fn object_from_mlir(text: &str, arch: &str, opt: u8) -> Result<Vec<u8>, Failure> {
+    let session = Session::new();
+    let located = |d: Vec<MlirDiag>| {
+        Failure(
+            d.into_iter()
+                .map(|d| {
+                    format!(
+                        "{}:{}: {}: {}",
+                        d.line,
+                        d.col,
+                        d.severity.as_str(),
+                        d.message
+                    )
+                })
+                .collect(),
+        )
+    };
+    let mut m = session.parse(text, "input").map_err(located)?;
+    session.verify(&m).map_err(located)?;
+    let nvidia = arch.starts_with("sm_");
+    let lowering = if nvidia {
+        "tessel-gpu-to-nvvm"
+    } else {
+        "tessel-gpu-to-rocdl"
+    };
+    let info = registry::find(lowering).expect("both lowering pipelines are registered");
+    let pipeline = registry::expand(info, &format!("chip={arch} opt-level={opt} format=isa"))
+        .map_err(|e| Failure(vec![format!("error: {e}")]))?;
+    object(&session, &mut m, text, &pipeline, lowering, arch, opt)
+}
+
+/// Runs ptxas with `-v`: the cubin and the registers each kernel uses.
+fn ptxas_verbose(
+    ptx: &[u8],
+    arch: &str,
+    opt: u8,
+) -> Result<(Vec<u8>, std::collections::HashMap<String, u32>), Failure> {
+    let Some(ptxas) = ptxas_path() else {
+        return fail("ptxas not found");
+    };
+    let dir = tempfile::tempdir().map_err(|e| Failure(vec![format!("error: {e}")]))?;
+    let src = dir.path().join("k.ptx");
+    let dst = dir.path().join("k.cubin");
+    std::fs::write(&src, ptx).map_err(|e| Failure(vec![format!("error: {e}")]))?;
+    let out = Command::new(ptxas)
+        .arg(format!("-arch={arch}"))
+        .arg(format!("-O{}", opt.min(3)))
+        .arg("-v")
+        .arg(&src)
+        .arg("-o")
+        .arg(&dst)
+        .output()
+        .map_err(|e| Failure(vec![format!("error: cannot run ptxas: {e}")]))?;
+    let log = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        return fail(format!("ptxas failed:\n{log}"));
+    }
+    let mut regs = std::collections::HashMap::new();
+    let mut cur = String::new();
+    for line in log.lines() {
+        if let Some(r) = line.split("function '").nth(1) {
+            cur = r.split('\'').next().unwrap_or_default().to_string();
+        } else if let Some(r) = line.split("Used ").nth(1) {
+            if let Some(n) = r
+                .split(" registers")
+                .next()
+                .and_then(|n| n.trim().parse().ok())
+            {
+                regs.insert(cur.clone(), n);
+            }
+        }
+    }
+    let cubin = std::fs::read(&dst).map_err(|e| Failure(vec![format!("error: {e}")]))?;
+    Ok((cubin, regs))
 }
 
 /// Where ptxas is, if the wheel is installed.

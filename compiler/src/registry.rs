@@ -66,6 +66,11 @@ pub fn rocm_toolkit() -> Option<String> {
     })
 }
 
+/// The part of both lowerings that keeps the gpu dialect: outlined kernels with `cf`
+/// control flow, the form [`crate::simform`] compiles for the sim device.
+pub const DEVICE_PREP: &str =
+    "gpu-kernel-outlining, func.func(gpu-async-region), lower-affine, convert-scf-to-cf";
+
 fn nvvm_pipeline(opt: &dyn Fn(&str) -> String) -> String {
     let chip = opt("chip");
     let o = opt("opt-level");
@@ -76,8 +81,7 @@ fn nvvm_pipeline(opt: &dyn Fn(&str) -> String) -> String {
         l => format!(" l={l}"),
     };
     format!(
-        "gpu-kernel-outlining, func.func(gpu-async-region), lower-affine, convert-scf-to-cf, \
-         nvvm-attach-target{{chip={chip} O={o}{link}}}, \
+        "{DEVICE_PREP}, nvvm-attach-target{{chip={chip} O={o}{link}}}, \
          gpu.module(convert-gpu-to-nvvm, canonicalize, cse, reconcile-unrealized-casts), \
          expand-strided-metadata, gpu-to-llvm, reconcile-unrealized-casts, \
          gpu-module-to-binary{{format={format}}}"
@@ -92,8 +96,7 @@ fn rocdl_pipeline(opt: &dyn Fn(&str) -> String) -> String {
         .map(|t| format!(" toolkit={t}"))
         .unwrap_or_default();
     format!(
-        "gpu-kernel-outlining, func.func(gpu-async-region), lower-affine, convert-scf-to-cf, \
-         rocdl-attach-target{{chip={chip} O={o}}}, \
+        "{DEVICE_PREP}, rocdl-attach-target{{chip={chip} O={o}}}, \
          gpu.module(convert-gpu-to-rocdl{{runtime=HIP}}, canonicalize, cse, reconcile-unrealized-casts), \
          expand-strided-metadata, gpu-to-llvm, reconcile-unrealized-casts, \
          gpu-module-to-binary{{format={format}{toolkit}}}"

@@ -519,6 +519,22 @@ pub struct Scop {
     pub hints: Vec<ShareHint>,
     pub num_loops: usize,
     pub num_stmts: usize,
+    /// Where the SCoP sits in its source, for building whole programs.
+    pub rewrite: Option<Rewrite>,
+}
+
+/// How to replace a SCoP in its C source by a call to the compiled version.
+#[derive(Clone, Debug, Default)]
+pub struct Rewrite {
+    /// Byte range to replace: the pragma lines and what they enclose, or a whole
+    /// function body inside its braces (`--function`).
+    pub replace: (usize, usize),
+    /// Byte offset of the start of the line where the enclosing function begins.
+    pub function_start: usize,
+    /// The function's parameter list as written (between the parentheses).
+    pub params: String,
+    /// The parameter names, in order.
+    pub names: Vec<String>,
 }
 
 impl Scop {

@@ -48,6 +48,10 @@ pub struct MapOptions {
     /// device buffers become `memref.alloc`, and a C-ABI entry point with the C function's
     /// name and signature wraps the function (`tesselc --emit=emulated`).
     pub emulate: bool,
+    /// Also print a C-ABI entry point named after the C function plus `entry_suffix`,
+    /// calling the memref-based `NAME.impl` (`tesselc -c` and whole programs).
+    pub c_abi: bool,
+    pub entry_suffix: &'static str,
 }
 
 impl Default for MapOptions {
@@ -56,6 +60,8 @@ impl Default for MapOptions {
             block_1d: 256,
             block_2d: (32, 8),
             emulate: false,
+            c_abi: false,
+            entry_suffix: "",
         }
     }
 }
@@ -532,14 +538,14 @@ pub fn emit_module(scops: &[Scop], pars: &[Parallelism], opts: MapOptions) -> St
             }
         }
         b.line("return");
-        if opts.emulate {
+        if opts.emulate || opts.c_abi {
             out += &format!(
                 "  func.func @\"{}.impl\"({}) {{\n{}  }}\n",
                 ident(&scop.name),
                 signature(scop).join(", "),
                 b.out
             );
-            out += &c_abi_wrapper(scop);
+            out += &c_abi_wrapper(scop, opts.entry_suffix);
         } else {
             out += &format!(
                 "  func.func @{}({}) {{\n{}  }}\n",
@@ -556,7 +562,7 @@ pub fn emit_module(scops: &[Scop], pars: &[Parallelism], opts: MapOptions) -> St
 /// A function with the C function's name and C signature (arrays as plain pointers) that
 /// builds memref descriptors from the pointers and the sizes C gives, and calls the
 /// memref-based function `NAME.impl`.
-fn c_abi_wrapper(scop: &Scop) -> String {
+fn c_abi_wrapper(scop: &Scop, suffix: &str) -> String {
     let mut b = Body::new(2);
     let mut params = Vec::new();
     let mut call_args = Vec::new();
@@ -641,7 +647,7 @@ fn c_abi_wrapper(scop: &Scop) -> String {
     ));
     b.line("return");
     format!(
-        "  func.func @{}({}) {{\n{}  }}\n",
+        "  func.func @{}{suffix}({}) {{\n{}  }}\n",
         ident(&scop.name),
         params.join(", "),
         b.out

@@ -99,7 +99,7 @@ pub fn parse_file(path: &str, opts: &Options) -> Result<Vec<Scop>, Vec<Diagnosti
                 "clang could not parse the file".into(),
             ));
         }
-        let result = lower_tu(tu, path, &regions, opts);
+        let result = lower_tu(tu, path, &text, &regions, opts);
         clang_disposeTranslationUnit(tu);
         clang_disposeIndex(index);
         result
@@ -109,6 +109,7 @@ pub fn parse_file(path: &str, opts: &Options) -> Result<Vec<Scop>, Vec<Diagnosti
 unsafe fn lower_tu(
     tu: CXTranslationUnit,
     path: &str,
+    text: &str,
     regions: &[pragma::Region],
     opts: &Options,
 ) -> Result<Vec<Scop>, Vec<Diagnostic>> {
@@ -153,7 +154,15 @@ unsafe fn lower_tu(
             found_functions.push(name.clone());
             let stmts = children(body);
             match Lowerer::new(f, name.clone(), floc.clone(), Vec::new()).run(&stmts) {
-                Ok(s) => scops.push(s),
+                Ok(mut s) => {
+                    let r = clang_getCursorExtent(body);
+                    let (b, e) = (
+                        offset_of(clang_getRangeStart(r)),
+                        offset_of(clang_getRangeEnd(r)),
+                    );
+                    s.rewrite = rewrite_info(f, text, (b + 1, e.saturating_sub(1).max(b + 1)));
+                    scops.push(s)
+                }
                 Err(d) => return Err(vec![d]),
             }
             continue;
@@ -191,7 +200,14 @@ unsafe fn lower_tu(
                 col: 1,
             };
             match Lowerer::new(f, sname, sloc, r.hints.clone()).run(&stmts) {
-                Ok(s) => scops.push(s),
+                Ok(mut s) => {
+                    s.rewrite = rewrite_info(
+                        f,
+                        text,
+                        (line_start(text, r.begin), line_start(text, r.end + 1)),
+                    );
+                    scops.push(s)
+                }
                 Err(d) => return Err(vec![d]),
             }
         }
@@ -221,6 +237,58 @@ unsafe fn lower_tu(
         }
     }
     Ok(scops)
+}
+
+/// Byte offset of the start of 1-based line `line` (the end of the text past the last).
+fn line_start(text: &str, line: u32) -> usize {
+    if line <= 1 {
+        return 0;
+    }
+    text.match_indices('\n')
+        .nth(line as usize - 2)
+        .map(|(i, _)| i + 1)
+        .unwrap_or(text.len())
+}
+
+unsafe fn offset_of(l: CXSourceLocation) -> usize {
+    let mut file: CXFile = ptr::null_mut();
+    let (mut line, mut col, mut off) = (0u32, 0u32, 0u32);
+    clang_getExpansionLocation(l, &mut file, &mut line, &mut col, &mut off);
+    off as usize
+}
+
+/// The parameter list and names of function `f`, read from the source text, and the
+/// range to replace; `None` when the text cannot be matched (a signature made by a
+/// macro), in which case whole-program builds refuse the file.
+unsafe fn rewrite_info(f: CXCursor, text: &str, replace: (usize, usize)) -> Option<Rewrite> {
+    let name_at = offset_of(clang_getCursorLocation(f));
+    let start = offset_of(clang_getRangeStart(clang_getCursorExtent(f)));
+    let open = name_at + text.get(name_at..)?.find('(')?;
+    let mut depth = 0;
+    let mut close = None;
+    for (i, c) in text.get(open..)?.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    close = Some(open + i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let n = clang_Cursor_getNumArguments(f).max(0) as u32;
+    let names = (0..n)
+        .map(|i| spelling(clang_Cursor_getArgument(f, i)))
+        .collect();
+    Some(Rewrite {
+        replace,
+        function_start: line_start(text, text.get(..start)?.matches('\n').count() as u32 + 1),
+        params: text.get(open + 1..close?)?.to_string(),
+        names,
+    })
 }
 
 /// Finds the statements of one compound statement that lie strictly between two lines,
@@ -514,6 +582,7 @@ impl Lowerer {
                 hints,
                 num_loops: 0,
                 num_stmts: 0,
+                rewrite: None,
             },
             bind: HashMap::new(),
             written: Vec::new(),

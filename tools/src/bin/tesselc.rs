@@ -1,5 +1,7 @@
-//! tesselc: compiles the static control parts of a C file to GPU code, with clang's
-//! conventions for flags.
+//! tesselc: compiles the static control parts of C files to GPU code, with clang's
+//! conventions for flags: `tesselc prog.c [more.c ...] -o prog` builds a program that
+//! runs its kernels through the runtime (sim when no GPU is present), `-c` an object
+//! with the same C symbols, `--emit=KIND` one intermediate form.
 
 use clap::Parser;
 use std::io::Write;
@@ -11,11 +13,15 @@ use tessel::pipeline::{compile, CompileOptions, Emit};
     name = "tesselc",
     version,
     about = "Compile C loop nests (#pragma scop regions or whole functions) to GPU kernels",
-    after_help = "Examples:\n  tesselc gemm.c --emit=ptx -o gemm.ptx\n  tesselc gemm.c -DSMALL_DATASET --offload-arch=gfx942 --emit=hsaco -o gemm.hsaco\n  tesselc kernels.c --function kernel_gemm --emit=mlir"
+    after_help = "Examples:\n  tesselc gemm.c -DSMALL_DATASET -o gemm && ./gemm      (runs on a GPU, else on sim)\n  tesselc -c gemm.c -o gemm.o                           (links in place of the C version)\n  tesselc gemm.c --emit=ptx -o gemm.ptx\n  tesselc gemm.c -DSMALL_DATASET --offload-arch=gfx942 --emit=hsaco -o gemm.hsaco\n  tesselc kernels.c --function kernel_gemm --emit=mlir"
 )]
 struct Args {
-    /// The C source file.
-    input: String,
+    /// C source files (and, for programs, objects or libraries to link).
+    #[arg(required = true, value_name = "FILE")]
+    inputs: Vec<String>,
+    /// Compile to an object whose C functions run their SCoPs on the device (same as --emit=obj).
+    #[arg(short = 'c')]
+    compile_only: bool,
     /// Add a directory to the include search path.
     #[arg(short = 'I', value_name = "DIR")]
     include: Vec<String>,
@@ -34,11 +40,12 @@ struct Args {
     /// Target GPU: sm_XX (NVIDIA) or gfxNNN (AMD); default sm_90, or gfx942 for amdgcn/hsaco.
     #[arg(long = "offload-arch", value_name = "ARCH")]
     offload_arch: Option<String>,
-    /// What to produce.
-    #[arg(long = "emit", value_name = "KIND", default_value = "ptx",
-          value_parser = ["mlir", "gpu", "llvm", "ptx", "cubin", "amdgcn", "hsaco", "emulated"])]
-    emit: String,
-    /// Output file ('-' for standard output; default: standard output for text, INPUT-STEM.cubin/.hsaco for binaries).
+    /// Produce one form instead of a program: mlir (affine), gpu (mapped), llvm (host IR),
+    /// ptx, cubin, amdgcn, hsaco, emulated (launches as CPU loops), obj (as -c).
+    #[arg(long = "emit", value_name = "KIND",
+          value_parser = ["mlir", "gpu", "llvm", "ptx", "cubin", "amdgcn", "hsaco", "emulated", "obj"])]
+    emit: Option<String>,
+    /// Output file ('-' for standard output; default: a.out for programs, standard output for text, INPUT-STEM.cubin/.hsaco/.o for binaries).
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<String>,
     /// Extra argument for clang's parser (repeatable), e.g. -Xclang=-std=c99.
@@ -73,18 +80,36 @@ fn main() -> ExitCode {
         .with_target(false)
         .without_time()
         .init();
-    let emit = Emit::parse(&args.emit).expect("clap restricts --emit to the known kinds");
-    if !std::path::Path::new(&args.input).is_file() {
-        eprintln!("error: no such file: '{}'", args.input);
+    let mut cflags = Vec::new();
+    cflags.extend(args.include.iter().map(|i| format!("-I{i}")));
+    cflags.extend(args.define.iter().map(|d| format!("-D{d}")));
+    cflags.extend(args.undefine.iter().map(|d| format!("-U{d}")));
+    let emit = match (&args.emit, args.compile_only) {
+        (Some(e), false) => Emit::parse(e).expect("clap restricts --emit to the known kinds"),
+        (Some(e), true) if e == "obj" => Emit::Object,
+        (Some(e), true) => {
+            eprintln!("error: -c conflicts with --emit={e}");
+            return ExitCode::from(1);
+        }
+        (None, true) => Emit::Object,
+        (None, false) => return build_program(&args, cflags),
+    };
+    if args.inputs.len() != 1 {
+        eprintln!(
+            "error: --emit and -c take one input file, got {}",
+            args.inputs.len()
+        );
         return ExitCode::from(1);
     }
-    let mut clang_args = Vec::new();
-    clang_args.extend(args.include.iter().map(|i| format!("-I{i}")));
-    clang_args.extend(args.define.iter().map(|d| format!("-D{d}")));
-    clang_args.extend(args.undefine.iter().map(|d| format!("-U{d}")));
+    let input = args.inputs[0].clone();
+    if !std::path::Path::new(&input).is_file() {
+        eprintln!("error: no such file: '{input}'");
+        return ExitCode::from(1);
+    }
+    let mut clang_args = cflags;
     clang_args.extend(args.xclang.iter().cloned());
     let opts = CompileOptions {
-        input: args.input.clone(),
+        input: input.clone(),
         frontend: tessel::frontend::Options {
             clang_args,
             functions: args.function.clone(),
@@ -112,7 +137,7 @@ fn main() -> ExitCode {
     let path = match &args.output {
         Some(p) => p.clone(),
         None if emit.is_binary() => {
-            let stem = std::path::Path::new(&args.input)
+            let stem = std::path::Path::new(&input)
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or("out".into());
@@ -140,4 +165,35 @@ fn main() -> ExitCode {
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
+}
+
+/// `tesselc prog.c [more.c ...] -o prog`.
+fn build_program(args: &Args, cflags: Vec<String>) -> ExitCode {
+    let output = match args.output.as_deref() {
+        Some("-") => {
+            eprintln!("error: a program cannot be written to standard output");
+            return ExitCode::from(1);
+        }
+        Some(o) => o.into(),
+        None => "a.out".into(),
+    };
+    let p = tessel::program::ProgramOptions {
+        inputs: args.inputs.clone(),
+        cflags,
+        xclang: args.xclang.clone(),
+        opt_level: args.opt,
+        offload_arch: args.offload_arch.clone(),
+        map: Default::default(),
+        output,
+        functions: args.function.clone(),
+    };
+    match tessel::program::build_program(&p) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            for d in f.0 {
+                eprintln!("{d}");
+            }
+            ExitCode::from(1)
+        }
+    }
 }

@@ -1,0 +1,228 @@
+//! Whole programs: `tesselc prog.c [more.c ...] -o prog`.
+//!
+//! Each input with static control parts is compiled twice: its SCoPs to a host object
+//! (`--emit=obj`, entry points named `FUNC__tessel`), and its C text, with every SCoP
+//! replaced by a call to that entry point, by clang. Inputs without SCoPs (a utility
+//! file) go to clang as they are. The objects are linked with the runtime
+//! (`libtessel_runtime.a`), so the program runs its kernels on the device
+//! `TESSEL_DEVICE` chooses.
+//!
+//! Before (`gemm.c`): `void kernel_gemm(int ni, ..., double C[ni][nj]) { int i, j;
+//! #pragma scop ... #pragma endscop }`.
+//! After (the C clang compiles): `void kernel_gemm__tessel(int ni, ..., double C[ni][nj]);
+//! void kernel_gemm(...) { int i, j; kernel_gemm__tessel(ni, ..., C); }`, with `#line`
+//! directives so clang's diagnostics still name `gemm.c`.
+
+use crate::pipeline::{compile, CompileOptions, Emit, Failure};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The suffix of compiled SCoP entry points in whole programs.
+pub const ENTRY_SUFFIX: &str = "__tessel";
+
+#[derive(Clone, Debug)]
+pub struct ProgramOptions {
+    pub inputs: Vec<String>,
+    /// -I/-D/-U flags, for both the frontend and clang.
+    pub cflags: Vec<String>,
+    /// Extra frontend-only arguments (--Xclang).
+    pub xclang: Vec<String>,
+    pub opt_level: u8,
+    pub offload_arch: Option<String>,
+    pub map: crate::codegen::gpu::MapOptions,
+    pub output: PathBuf,
+    /// Kernels only from these functions (`--function`), else `#pragma scop` regions.
+    pub functions: Vec<String>,
+}
+
+fn err(msg: impl Into<String>) -> Failure {
+    Failure(vec![format!("error: {}", msg.into())])
+}
+
+/// The runtime library to link: `$TESSEL_RUNTIME_LIB`, else `libtessel_runtime.a` next
+/// to the running executable or one directory up (cargo's `deps/`).
+pub fn runtime_lib() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("TESSEL_RUNTIME_LIB") {
+        return Some(p.into());
+    }
+    let exe = std::env::current_exe().ok()?;
+    let dir = exe.parent()?;
+    [dir.to_path_buf(), dir.join(".."), dir.join("../..")]
+        .into_iter()
+        .map(|d| d.join("libtessel_runtime.a"))
+        .find(|p| p.exists())
+}
+
+pub fn clang() -> PathBuf {
+    let p = Path::new("/usr/lib/llvm-22/bin/clang");
+    if p.exists() {
+        p.into()
+    } else {
+        "clang".into()
+    }
+}
+
+fn run(cmd: &mut Command, what: &str) -> Result<(), Failure> {
+    let out = cmd
+        .output()
+        .map_err(|e| err(format!("cannot run {what}: {e}")))?;
+    if !out.status.success() {
+        let msg = String::from_utf8_lossy(&out.stderr);
+        return Err(Failure(
+            msg.lines()
+                .map(String::from)
+                .chain([format!("error: {what} failed")])
+                .collect(),
+        ));
+    }
+    Ok(())
+}
+
+/// The C text of `input` with each SCoP replaced by a call to its compiled entry point.
+fn rewrite(input: &str, text: &str, scops: &[crate::scop::Scop]) -> Result<String, Failure> {
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    let quoted = format!("{input:?}");
+    for s in scops {
+        let Some(r) = &s.rewrite else {
+            return Err(Failure(vec![format!(
+                "{}: error: cannot read the signature of the function holding this region (is it made by a macro?)",
+                s.loc
+            )]));
+        };
+        let entry = format!("{}{ENTRY_SUFFIX}", s.name);
+        let line_of = |off: usize| text[..off].matches('\n').count() + 1;
+        let proto = format!(
+            "#line 1 \"<tessel>\"\nvoid {entry}({});\n#line {} {quoted}\n",
+            r.params,
+            line_of(r.function_start)
+        );
+        edits.push((r.function_start, r.function_start, proto));
+        let call = format!(
+            "{entry}({});\n#line {} {quoted}\n",
+            r.names.join(", "),
+            line_of(r.replace.1)
+        );
+        edits.push((r.replace.0, r.replace.1, call));
+    }
+    // Apply from the end so offsets stay valid; insertions before replacements at one spot.
+    edits.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
+    let mut out = text.to_string();
+    for (b, e, t) in edits {
+        out.replace_range(b..e, &t);
+    }
+    Ok(format!("#line 1 {quoted}\n{out}"))
+}
+
+/// Builds and links the program.
+pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
+    let Some(rt) = runtime_lib() else {
+        return Err(err(
+            "libtessel_runtime.a not found next to tesselc (build the workspace, or set TESSEL_RUNTIME_LIB)",
+        ));
+    };
+    let dir = tempfile::tempdir().map_err(|e| err(e.to_string()))?;
+    let mut objects = Vec::new();
+    let mut any_scop = false;
+    for (i, input) in p.inputs.iter().enumerate() {
+        if !Path::new(input).is_file() {
+            return Err(err(format!("no such file: '{input}'")));
+        }
+        let is_c = input.ends_with(".c");
+        if !is_c {
+            // Objects and libraries go to the linker as they are.
+            objects.push(PathBuf::from(input));
+            continue;
+        }
+        let mut fe_args = p.cflags.clone();
+        fe_args.extend(p.xclang.iter().cloned());
+        let fe = crate::frontend::Options {
+            clang_args: fe_args,
+            functions: p.functions.clone(),
+        };
+        let text = std::fs::read_to_string(input)
+            .map_err(|e| err(format!("cannot read '{input}': {e}")))?;
+        let has_scop = !p.functions.is_empty() || text.contains("pragma") && text.contains("scop");
+        let scops = if has_scop {
+            crate::frontend::parse_file(input, &fe)
+                .map_err(|ds| Failure(ds.into_iter().map(|d| d.to_string()).collect()))?
+        } else {
+            Vec::new()
+        };
+        let src_dir = Path::new(input)
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        any_scop |= !scops.is_empty();
+        let c_src = if scops.is_empty() {
+            PathBuf::from(input)
+        } else {
+            let opts = CompileOptions {
+                input: input.clone(),
+                frontend: fe,
+                opt_level: p.opt_level,
+                offload_arch: p.offload_arch.clone(),
+                emit: Emit::Object,
+                map: crate::codegen::gpu::MapOptions {
+                    entry_suffix: ENTRY_SUFFIX,
+                    ..p.map
+                },
+            };
+            let obj = compile(&opts)?;
+            let k = dir.path().join(format!("{i}.kernels.o"));
+            std::fs::write(&k, obj).map_err(|e| err(e.to_string()))?;
+            objects.push(k);
+            let rewritten = rewrite(input, &text, &scops)?;
+            let c = dir.path().join(format!("{i}.c"));
+            std::fs::write(&c, rewritten).map_err(|e| err(e.to_string()))?;
+            c
+        };
+        let o = dir.path().join(format!("{i}.o"));
+        run(
+            Command::new(clang())
+                .args(["-c", "-O2", "-w"])
+                .arg("-iquote")
+                .arg(src_dir)
+                .args(&p.cflags)
+                .arg(&c_src)
+                .arg("-o")
+                .arg(&o),
+            &format!("clang ({input})"),
+        )?;
+        objects.push(o);
+    }
+    if !any_scop {
+        let first = p
+            .inputs
+            .iter()
+            .find(|i| i.ends_with(".c"))
+            .unwrap_or(&p.inputs[0]);
+        return Err(Failure(vec![format!(
+            "{first}:1:1: error: no '#pragma scop' region in this file (mark one, or name a function with --function)"
+        )]));
+    }
+    let tmp_out = dir.path().join("a.out");
+    run(
+        Command::new(clang())
+            .args(&objects)
+            .arg(&rt)
+            .args(["-lm", "-ldl", "-lpthread", "-lrt"])
+            .arg("-o")
+            .arg(&tmp_out),
+        "link",
+    )?;
+    // Copy, then rename beside the target: a failure never leaves a partial program.
+    let target = &p.output;
+    let tdir = target
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let staged = tempfile::Builder::new()
+        .prefix(".tesselc")
+        .tempfile_in(tdir)
+        .map_err(|e| err(format!("cannot write '{}': {e}", target.display())))?;
+    std::fs::copy(&tmp_out, staged.path()).map_err(|e| err(e.to_string()))?;
+    staged
+        .persist(target)
+        .map_err(|e| err(format!("cannot write '{}': {}", target.display(), e.error)))?;
+    Ok(())
+}

@@ -1,0 +1,390 @@
+//! The GPUs sim models (`TESSEL_GPU`, default `h100`), occupancy and the time model.
+//!
+//! | name | GPU (paper) | SMs | clock GHz | DRAM GB/s | threads/SM | blocks/SM | regs/SM | smem/SM KiB | smem/block KiB | banks | FP32/FP64/SFU/INT lanes per SM |
+//! |---|---|---|---|---|---|---|---|---|---|---|---|
+//! | `h100` | H100 SXM5 | 132 | 1.98 | 3350 | 2048 | 32 | 65536 | 228 | 227 | 32 | 128/64/16/64 |
+//! | `a100` | A100 SXM4 40GB | 108 | 1.41 | 1555 | 2048 | 32 | 65536 | 164 | 163 | 32 | 64/32/16/64 |
+//! | `gtx980` | GeForce GTX 980 (paper 003) | 16 | 1.126 | 224 | 2048 | 32 | 65536 | 96 | 48 | 32 | 128/4/32/64 |
+//! | `k20` | Tesla K20 (papers 002, 003) | 13 | 0.706 | 208 | 2048 | 16 | 65536 | 48 | 48 | 32 | 192/64/32/160 |
+//! | `gtx680` | GeForce GTX 680 (papers 002, 003) | 8 | 1.006 | 192.2 | 2048 | 16 | 65536 | 48 | 48 | 32 | 192/8/32/160 |
+//! | `gtx690` | GeForce GTX 690, one GPU (paper 000) | 8 | 0.915 | 192.2 | 2048 | 16 | 65536 | 48 | 48 | 32 | 192/8/32/160 |
+//! | `gtx480` | GeForce GTX 480 (paper 002) | 15 | 1.401 | 177.4 | 1536 | 8 | 32768 | 48 | 48 | 32 | 32/4/4/16 |
+//! | `c2050` | Tesla C2050/C2070/C2075 (papers 000, 003) | 14 | 1.15 | 144 | 1536 | 8 | 32768 | 48 | 48 | 32 | 32/16/4/16 |
+//! | `m2070` | Tesla M2070 (paper 001) | 14 | 1.15 | 150 | 1536 | 8 | 32768 | 48 | 48 | 32 | 32/16/4/16 |
+//! | `g80` | GeForce 8800 GTX (paper 004) | 16 | 1.35 | 86.4 | 768 | 8 | 8192 | 16 | 16 | 16 | 8/8/2/8 |
+//!
+//! All have 32-thread warps and 4-byte banks; sectors are 32 bytes on every model (the
+//! G80's coalescing rules were stricter, sim does not model them). The G80 has no FP64:
+//! its row counts doubles at the FP32 rate, as the compiler demoted them then. Registers
+//! are allocated per warp in units of 256.
+//!
+//! # Time model
+//!
+//! For one launch, with `W` warps in all, `B` resident blocks per SM (occupancy below)
+//! and `S` SMs:
+//! * memory: `global sectors × 32 B / DRAM bandwidth` (every sector from DRAM: no cache);
+//! * shared: `shared wavefronts / (S × clock)` (one wavefront per SM per cycle);
+//! * compute: per class, `warp instructions × 32 / (lanes per SM × S × clock)` summed
+//!   over classes (FP32, FP64, SFU, INT; loads, stores, control and the rest issue at 4
+//!   warp instructions per SM per cycle);
+//! * latency: a warp that runs alone waits out each instruction: ALU 4 cycles, SFU 16,
+//!   shared 30, global 500, barrier 20. The warps resident on an SM overlap these waits,
+//!   so the launch needs `waves = ceil(blocks / (S × B))` rounds of the average warp's
+//!   latency chain, `waves × chain / clock`;
+//! * time = launch overhead (3 µs) + max(memory, shared, compute, latency).
+//!
+//! Occupancy thus acts twice: it bounds how many warps hide each other's latency (few
+//! resident blocks mean more waves) and it is reported as resident warps over the SM's
+//! maximum. A launch with fewer blocks than SMs uses only that many SMs for the
+//! throughput terms.
+
+use crate::profile::Counters;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Gpu {
+    pub name: &'static str,
+    pub full_name: &'static str,
+    pub sms: u32,
+    pub clock_ghz: f64,
+    pub dram_gbs: f64,
+    pub warp: u32,
+    pub max_threads_per_sm: u32,
+    pub max_blocks_per_sm: u32,
+    pub regs_per_sm: u32,
+    pub smem_per_sm: u64,
+    pub smem_per_block: u64,
+    pub banks: u32,
+    pub fp32_lanes: u32,
+    pub fp64_lanes: u32,
+    pub sfu_lanes: u32,
+    pub int_lanes: u32,
+}
+
+const KI: u64 = 1024;
+
+macro_rules! gpu {
+    ($n:expr, $f:expr, $sms:expr, $clk:expr, $bw:expr, $thr:expr, $blk:expr, $regs:expr, $smsm:expr, $smb:expr, $banks:expr, $fp32:expr, $fp64:expr, $sfu:expr, $int:expr) => {
+        Gpu {
+            name: $n,
+            full_name: $f,
+            sms: $sms,
+            clock_ghz: $clk,
+            dram_gbs: $bw,
+            warp: 32,
+            max_threads_per_sm: $thr,
+            max_blocks_per_sm: $blk,
+            regs_per_sm: $regs,
+            smem_per_sm: $smsm * KI,
+            smem_per_block: $smb * KI,
+            banks: $banks,
+            fp32_lanes: $fp32,
+            fp64_lanes: $fp64,
+            sfu_lanes: $sfu,
+            int_lanes: $int,
+        }
+    };
+}
+
+pub const GPUS: &[Gpu] = &[
+    gpu!(
+        "h100",
+        "NVIDIA H100 SXM5",
+        132,
+        1.98,
+        3350.0,
+        2048,
+        32,
+        65536,
+        228,
+        227,
+        32,
+        128,
+        64,
+        16,
+        64
+    ),
+    gpu!(
+        "a100",
+        "NVIDIA A100 SXM4 40GB",
+        108,
+        1.41,
+        1555.0,
+        2048,
+        32,
+        65536,
+        164,
+        163,
+        32,
+        64,
+        32,
+        16,
+        64
+    ),
+    gpu!(
+        "gtx980",
+        "GeForce GTX 980",
+        16,
+        1.126,
+        224.0,
+        2048,
+        32,
+        65536,
+        96,
+        48,
+        32,
+        128,
+        4,
+        32,
+        64
+    ),
+    gpu!(
+        "k20",
+        "Tesla K20",
+        13,
+        0.706,
+        208.0,
+        2048,
+        16,
+        65536,
+        48,
+        48,
+        32,
+        192,
+        64,
+        32,
+        160
+    ),
+    gpu!(
+        "gtx680",
+        "GeForce GTX 680",
+        8,
+        1.006,
+        192.2,
+        2048,
+        16,
+        65536,
+        48,
+        48,
+        32,
+        192,
+        8,
+        32,
+        160
+    ),
+    gpu!(
+        "gtx690",
+        "GeForce GTX 690 (one GPU)",
+        8,
+        0.915,
+        192.2,
+        2048,
+        16,
+        65536,
+        48,
+        48,
+        32,
+        192,
+        8,
+        32,
+        160
+    ),
+    gpu!(
+        "gtx480",
+        "GeForce GTX 480",
+        15,
+        1.401,
+        177.4,
+        1536,
+        8,
+        32768,
+        48,
+        48,
+        32,
+        32,
+        4,
+        4,
+        16
+    ),
+    gpu!(
+        "c2050",
+        "Tesla C2050",
+        14,
+        1.15,
+        144.0,
+        1536,
+        8,
+        32768,
+        48,
+        48,
+        32,
+        32,
+        16,
+        4,
+        16
+    ),
+    gpu!(
+        "m2070",
+        "Tesla M2070",
+        14,
+        1.15,
+        150.0,
+        1536,
+        8,
+        32768,
+        48,
+        48,
+        32,
+        32,
+        16,
+        4,
+        16
+    ),
+    gpu!(
+        "g80",
+        "GeForce 8800 GTX",
+        16,
+        1.35,
+        86.4,
+        768,
+        8,
+        8192,
+        16,
+        16,
+        16,
+        8,
+        8,
+        2,
+        8
+    ),
+];
+
+/// The GPU `TESSEL_GPU` names (default `h100`).
+pub fn from_env() -> Result<&'static Gpu, String> {
+    let name = std::env::var("TESSEL_GPU").unwrap_or_default();
+    let name = if name.is_empty() {
+        "h100".to_string()
+    } else {
+        name.to_lowercase()
+    };
+    GPUS.iter().find(|g| g.name == name).ok_or_else(|| {
+        let names: Vec<&str> = GPUS.iter().map(|g| g.name).collect();
+        format!(
+            "TESSEL_GPU='{name}' is not a modelled GPU (one of: {})",
+            names.join(", ")
+        )
+    })
+}
+
+/// Registers per thread assumed when ptxas did not report them.
+pub const DEFAULT_REGISTERS: u32 = 32;
+
+impl Gpu {
+    /// Resident blocks per SM for a block shape and its resources (0: cannot run).
+    pub fn blocks_per_sm(&self, threads_per_block: u64, shared_bytes: u64, regs: u32) -> u32 {
+        let warps = threads_per_block.div_ceil(self.warp as u64).max(1);
+        let max_warps = (self.max_threads_per_sm / self.warp) as u64;
+        let by_threads = max_warps / warps;
+        let by_smem = if shared_bytes == 0 {
+            u64::MAX
+        } else if shared_bytes > self.smem_per_block {
+            0
+        } else {
+            self.smem_per_sm / shared_bytes
+        };
+        let regs_per_warp = (regs.max(1) as u64 * self.warp as u64).div_ceil(256) * 256;
+        let by_regs = self.regs_per_sm as u64 / (regs_per_warp * warps);
+        by_threads
+            .min(by_smem)
+            .min(by_regs)
+            .min(self.max_blocks_per_sm as u64) as u32
+    }
+
+    /// Resident warps over the SM's maximum.
+    pub fn occupancy(&self, threads_per_block: u64, shared_bytes: u64, regs: u32) -> f64 {
+        let b = self.blocks_per_sm(threads_per_block, shared_bytes, regs) as f64;
+        let warps = threads_per_block.div_ceil(self.warp as u64) as f64;
+        let max_warps = (self.max_threads_per_sm / self.warp) as f64;
+        (b * warps / max_warps).min(1.0)
+    }
+
+    /// Estimated seconds for a launch (module docs).
+    pub fn estimate(
+        &self,
+        c: &Counters,
+        blocks: u64,
+        threads_per_block: u64,
+        shared_bytes: u64,
+        regs: u32,
+    ) -> f64 {
+        use crate::profile::CLASSES;
+        let hz = self.clock_ghz * 1e9;
+        let per_sm = self
+            .blocks_per_sm(threads_per_block, shared_bytes, regs)
+            .max(1) as u64;
+        let sms_used = blocks.clamp(1, self.sms as u64) as f64;
+        let mem =
+            (c.global_load_sectors + c.global_store_sectors) as f64 * 32.0 / (self.dram_gbs * 1e9);
+        let shared =
+            (c.shared_load_wavefronts + c.shared_store_wavefronts) as f64 / (sms_used * hz);
+        let class = |n: &str| c.warp_classes[CLASSES.iter().position(|x| *x == n).unwrap()] as f64;
+        let lanes = |l: u32| (l.max(1) as f64 / 32.0) * sms_used * hz;
+        let issued: f64 = c.warp_classes.iter().sum::<u64>() as f64;
+        let alu = class("fp32") / lanes(self.fp32_lanes)
+            + class("fp64") / lanes(self.fp64_lanes)
+            + class("sfu") / lanes(self.sfu_lanes)
+            + (class("int") + class("convert")) / lanes(self.int_lanes);
+        let other = (issued
+            - class("fp32")
+            - class("fp64")
+            - class("sfu")
+            - class("int")
+            - class("convert"))
+            / (4.0 * sms_used * hz);
+        let compute = alu + other;
+        let warps = blocks * threads_per_block.div_ceil(self.warp as u64);
+        let chain_total = (class("int") + class("fp32") + class("fp64") + class("convert")) * 4.0
+            + class("sfu") * 16.0
+            + class("shared") * 30.0
+            + (class("global") + class("local")) * 500.0
+            + class("barrier") * 20.0
+            + (class("control") + class("special")) * 4.0;
+        let chain = chain_total / warps.max(1) as f64;
+        let waves = blocks.div_ceil(self.sms as u64 * per_sm) as f64;
+        let latency = waves * chain / hz;
+        3e-6 + mem.max(shared).max(compute).max(latency)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn occupancy_limits() {
+        let h = GPUS[0];
+        // 256 threads, 32 registers: 8 blocks = 64 warps = full.
+        assert_eq!(h.blocks_per_sm(256, 0, 32), 8);
+        assert_eq!(h.occupancy(256, 0, 32), 1.0);
+        // 128 registers per thread: 65536 / (128*32*8) = 2 blocks of 8 warps.
+        assert_eq!(h.blocks_per_sm(256, 0, 128), 2);
+        assert_eq!(h.occupancy(256, 0, 128), 0.25);
+        // 100 KiB of shared memory per block: 2 blocks.
+        assert_eq!(h.blocks_per_sm(256, 100 * 1024, 32), 2);
+        // One thread: 32 blocks of one warp = half the warps.
+        assert_eq!(h.occupancy(1, 0, 32), 0.5);
+        // Too much shared memory: cannot run.
+        assert_eq!(h.blocks_per_sm(256, 300 * 1024, 32), 0);
+    }
+
+    #[test]
+    fn memory_bound_time_follows_bandwidth() {
+        let h = GPUS[0];
+        let c = Counters {
+            global_load_sectors: 1 << 30,
+            ..Default::default()
+        };
+        let t = h.estimate(&c, 1 << 20, 256, 0, 32);
+        let expect = (1u64 << 35) as f64 / 3350e9;
+        assert!((t - 3e-6 - expect).abs() / expect < 1e-9, "{t}");
+    }
+}

@@ -1,0 +1,1358 @@
+//! The sim device: runs the kernels' compact form ([`crate::bytecode`]) exactly on the
+//! CPU, checks memory like compute-sanitizer, and counts what a profiler would.
+//!
+//! Execution. Blocks run one after another; inside a block, warps of 32 consecutive
+//! threads (x fastest) run in lock step: the lanes waiting at the lowest program counter
+//! execute together (a min-PC schedule, which reconverges after if/else and loops because
+//! the compact form lays blocks out in program order). A warp runs until all its lanes
+//! wait at a barrier or have returned; when every warp of the block is there, the barrier
+//! opens. Lanes that wait at different barriers, or wait while others have returned, are
+//! a barrier divergence: an error, not a hang. Arithmetic is done in the type the kernel
+//! names (f32 in f32, i32 wrapping at 32 bits).
+//!
+//! Checks. Every global access must lie inside the device allocation its memref points
+//! into (allocations are 256-byte aligned, as cudaMalloc aligns them); shared and private
+//! accesses inside their buffers. A shadow word per 4 bytes (per byte or 2 bytes for
+//! narrower types) records the last writer and two last readers with the barrier
+//! interval they ran in: two threads of a block touching one shared address between two
+//! barriers, one of them writing, is a race; in global memory, the same within a block's
+//! barrier interval, and any such pair from two different blocks of one launch, is a
+//! conflict. The first error stops the launch and names the kernel, block and thread.
+//!
+//! Counting. A memory instruction executed by a warp is one request; global requests
+//! touch the distinct 32-byte sectors of their lanes' addresses; shared requests need
+//! one wavefront per distinct word in the busiest bank (lanes reading one word share it:
+//! broadcast), taken per 128 bytes of banks (half-warps for 8-byte accesses).
+
+use crate::api::Device;
+use crate::bytecode::*;
+use crate::gpus::{self, Gpu};
+use crate::profile::{Counters, Launch};
+use std::alloc::Layout;
+use std::collections::BTreeMap;
+use std::ffi::c_void;
+use std::sync::Arc;
+
+const ALIGN: usize = 256;
+const WARP: usize = 32;
+
+#[derive(Clone, Copy, Default)]
+struct Access {
+    /// Thread + 1 (0: none).
+    t: u32,
+    /// The barrier interval (stamp) of the access.
+    s: u32,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Shadow {
+    w: Access,
+    r1: Access,
+    r2: Access,
+}
+
+impl Shadow {
+    /// Records an access by thread `t` in interval `s`; returns the access it conflicts
+    /// with. Accesses before `valid_from` belong to earlier launches (or blocks, for
+    /// shared memory); those before `block_start` come from other blocks.
+    fn access(
+        &mut self,
+        t: u32,
+        s: u32,
+        write: bool,
+        valid_from: u32,
+        block_start: u32,
+    ) -> Option<Access> {
+        let conflicts = |a: Access| {
+            a.t != 0 && a.s >= valid_from && a.t != t && (a.s == s || a.s < block_start)
+        };
+        if conflicts(self.w) {
+            return Some(self.w);
+        }
+        let me = Access { t, s };
+        if write {
+            for r in [self.r1, self.r2] {
+                if conflicts(r) {
+                    return Some(r);
+                }
+            }
+            self.w = me;
+        } else {
+            let stale = |a: Access| a.t == 0 || a.s < valid_from || a.t == t;
+            if stale(self.r1) {
+                self.r1 = me;
+            } else {
+                self.r2 = me;
+            }
+        }
+        None
+    }
+}
+
+struct Alloc {
+    size: u64,
+    layout: Layout,
+    /// Bytes per shadow entry (1, 2 or 4) and the entries.
+    gran: u64,
+    shadow: Vec<Shadow>,
+}
+
+pub struct Sim {
+    gpu: &'static Gpu,
+    allocs: BTreeMap<u64, Alloc>,
+    modules: Vec<Option<Vec<Arc<Kernel>>>>,
+    functions: Vec<Arc<Kernel>>,
+    stamp: u32,
+}
+
+impl Sim {
+    pub fn new() -> Result<Sim, String> {
+        Ok(Sim {
+            gpu: gpus::from_env()?,
+            allocs: BTreeMap::new(),
+            modules: Vec::new(),
+            functions: Vec::new(),
+            stamp: 1,
+        })
+    }
+
+    /// The allocation holding `addr`, as (start, end).
+    fn find(&self, addr: u64) -> Option<(u64, u64)> {
+        let (s, a) = self.allocs.range(..=addr).next_back()?;
+        (addr < s + a.size.max(1)).then_some((*s, s + a.size))
+    }
+
+    /// A host range or a range inside one device allocation.
+    fn check_range(&self, p: u64, n: u64, what: &str) -> Result<(), String> {
+        if let Some((s, e)) = self.find(p) {
+            if p + n > e {
+                return Err(format!(
+                    "{what} of {n} bytes at {p:#x} overruns the device allocation of {} bytes at {s:#x}",
+                    e - s
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn next_stamp(&mut self) -> u32 {
+        if self.stamp == u32::MAX {
+            for a in self.allocs.values_mut() {
+                a.shadow.iter_mut().for_each(|s| *s = Shadow::default());
+            }
+            self.stamp = 1;
+        }
+        self.stamp += 1;
+        self.stamp
+    }
+}
+
+impl Drop for Sim {
+    fn drop(&mut self) {
+        for (s, a) in std::mem::take(&mut self.allocs) {
+            // SAFETY: allocated in `alloc` with this layout.
+            unsafe { std::alloc::dealloc(s as *mut u8, a.layout) };
+        }
+    }
+}
+
+/// A global memref bound at launch.
+#[derive(Clone, Default)]
+struct Desc {
+    base: u64,
+    offset: i64,
+    sizes: Vec<i64>,
+    strides: Vec<i64>,
+    /// Allocation start (key of `Sim::allocs`) and end; 0, 0 for an empty memref that
+    /// points nowhere.
+    start: u64,
+    end: u64,
+    arg: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Lane {
+    Running,
+    Barrier(u32),
+    Exited,
+}
+
+struct Warp {
+    regs: Vec<u64>,
+    pc: [u32; WARP],
+    state: [Lane; WARP],
+    tid: [[u64; 3]; WARP],
+    private: Vec<u8>,
+}
+
+struct Ctx<'a> {
+    k: &'a Kernel,
+    gpu: &'a Gpu,
+    descs: Vec<Desc>,
+    allocs: &'a mut BTreeMap<u64, Alloc>,
+    shared: Vec<u8>,
+    shared_shadow: Vec<Shadow>,
+    block: [u64; 3],
+    grid: [u64; 3],
+    bid: [u64; 3],
+    block_linear: u64,
+    threads_per_block: u64,
+    stamp: u32,
+    launch_start: u32,
+    block_start: u32,
+    c: Counters,
+}
+
+struct Fault {
+    lane: usize,
+    msg: String,
+}
+
+const CLS_INT: usize = 0;
+const CLS_FP32: usize = 1;
+const CLS_FP64: usize = 2;
+const CLS_SFU: usize = 3;
+const CLS_CONVERT: usize = 4;
+const CLS_GLOBAL: usize = 5;
+const CLS_SHARED: usize = 6;
+const CLS_LOCAL: usize = 7;
+const CLS_CONTROL: usize = 8;
+const CLS_BARRIER: usize = 9;
+const CLS_SPECIAL: usize = 10;
+
+fn sext(v: u64, bits: u32) -> i64 {
+    if bits >= 64 {
+        v as i64
+    } else {
+        ((v << (64 - bits)) as i64) >> (64 - bits)
+    }
+}
+
+fn f32v(v: u64) -> f32 {
+    f32::from_bits(v as u32)
+}
+fn f64v(v: u64) -> f64 {
+    f64::from_bits(v)
+}
+fn b32(x: f32) -> u64 {
+    x.to_bits() as u64
+}
+fn b64(x: f64) -> u64 {
+    x.to_bits()
+}
+
+extern "C" {
+    fn erf(x: f64) -> f64;
+    fn erff(x: f32) -> f32;
+}
+
+/// Applies a float function in the type's own precision.
+macro_rules! fop {
+    ($ty:expr, $a:expr, |$x:ident| $e:expr) => {
+        match $ty {
+            Ty::F32 => {
+                let $x = f32v($a);
+                b32($e)
+            }
+            _ => {
+                let $x = f64v($a);
+                b64($e)
+            }
+        }
+    };
+    ($ty:expr, $a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {
+        match $ty {
+            Ty::F32 => {
+                let ($x, $y) = (f32v($a), f32v($b));
+                b32($e)
+            }
+            _ => {
+                let ($x, $y) = (f64v($a), f64v($b));
+                b64($e)
+            }
+        }
+    };
+}
+
+fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> Result<u64, &'static str> {
+    use BinOp::*;
+    let w = ty.bits();
+    let m = ty.mask();
+    let (sa, sb) = (sext(a, w), sext(b, w));
+    let nz = |x: u64| {
+        if x & m == 0 {
+            Err("integer division by zero")
+        } else {
+            Ok(())
+        }
+    };
+    Ok(match op {
+        Add => a.wrapping_add(b) & m,
+        Sub => a.wrapping_sub(b) & m,
+        Mul => a.wrapping_mul(b) & m,
+        DivS => {
+            nz(b)?;
+            sa.wrapping_div(sb) as u64 & m
+        }
+        DivU => {
+            nz(b)?;
+            a / b
+        }
+        RemS => {
+            nz(b)?;
+            sa.wrapping_rem(sb) as u64 & m
+        }
+        RemU => {
+            nz(b)?;
+            a % b
+        }
+        CeilDivS | FloorDivS => {
+            nz(b)?;
+            let q = sa.wrapping_div(sb);
+            let r = sa.wrapping_rem(sb);
+            let adj = if r != 0 && ((r < 0) == (sb < 0)) == (op == CeilDivS) {
+                if op == CeilDivS {
+                    1
+                } else {
+                    -1
+                }
+            } else {
+                0
+            };
+            q.wrapping_add(adj) as u64 & m
+        }
+        CeilDivU => {
+            nz(b)?;
+            a.div_ceil(b) & m
+        }
+        And => a & b,
+        Or => a | b,
+        Xor => a ^ b,
+        Shl => {
+            if b >= w as u64 {
+                0
+            } else {
+                (a << b) & m
+            }
+        }
+        ShrU => {
+            if b >= w as u64 {
+                0
+            } else {
+                a >> b
+            }
+        }
+        ShrS => (sa >> b.min(w as u64 - 1)) as u64 & m,
+        MaxS => {
+            if sa >= sb {
+                a
+            } else {
+                b
+            }
+        }
+        MinS => {
+            if sa <= sb {
+                a
+            } else {
+                b
+            }
+        }
+        MaxU => a.max(b),
+        MinU => a.min(b),
+        FAdd => fop!(ty, a, b, |x, y| x + y),
+        FSub => fop!(ty, a, b, |x, y| x - y),
+        FMul => fop!(ty, a, b, |x, y| x * y),
+        FDiv => fop!(ty, a, b, |x, y| x / y),
+        FRem => fop!(ty, a, b, |x, y| x % y),
+        FMax => fop!(ty, a, b, |x, y| if x.is_nan() || y.is_nan() {
+            x + y
+        } else if x == y {
+            if x.is_sign_negative() {
+                y
+            } else {
+                x
+            }
+        } else {
+            x.max(y)
+        }),
+        FMin => fop!(ty, a, b, |x, y| if x.is_nan() || y.is_nan() {
+            x + y
+        } else if x == y {
+            if x.is_sign_negative() {
+                x
+            } else {
+                y
+            }
+        } else {
+            x.min(y)
+        }),
+        FMaxNum => fop!(ty, a, b, |x, y| x.max(y)),
+        FMinNum => fop!(ty, a, b, |x, y| x.min(y)),
+        FPow => fop!(ty, a, b, |x, y| x.powf(y)),
+        FAtan2 => fop!(ty, a, b, |x, y| x.atan2(y)),
+        FCopySign => fop!(ty, a, b, |x, y| x.copysign(y)),
+    })
+}
+
+fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
+    use UnOp::*;
+    match op {
+        FNeg => fop!(ty, a, |x| -x),
+        FAbs => fop!(ty, a, |x| x.abs()),
+        FSqrt => fop!(ty, a, |x| x.sqrt()),
+        FRsqrt => fop!(ty, a, |x| 1.0 / x.sqrt()),
+        FExp => fop!(ty, a, |x| x.exp()),
+        FExp2 => fop!(ty, a, |x| x.exp2()),
+        FLog => fop!(ty, a, |x| x.ln()),
+        FLog2 => fop!(ty, a, |x| x.log2()),
+        FLog10 => fop!(ty, a, |x| x.log10()),
+        FSin => fop!(ty, a, |x| x.sin()),
+        FCos => fop!(ty, a, |x| x.cos()),
+        FTan => fop!(ty, a, |x| x.tan()),
+        FTanh => fop!(ty, a, |x| x.tanh()),
+        FAtan => fop!(ty, a, |x| x.atan()),
+        FFloor => fop!(ty, a, |x| x.floor()),
+        FCeil => fop!(ty, a, |x| x.ceil()),
+        FRound => fop!(ty, a, |x| x.round()),
+        FTrunc => fop!(ty, a, |x| x.trunc()),
+        // SAFETY: libm's erf is a pure function.
+        FErf => match ty {
+            Ty::F32 => b32(unsafe { erff(f32v(a)) }),
+            _ => b64(unsafe { erf(f64v(a)) }),
+        },
+        AbsI => sext(a, ty.bits()).unsigned_abs() & ty.mask(),
+    }
+}
+
+fn cmp(pred: Pred, ty: Ty, a: u64, b: u64) -> bool {
+    if pred < 100 {
+        let w = ty.bits();
+        let (sa, sb) = (sext(a, w), sext(b, w));
+        return match pred {
+            0 => a == b,
+            1 => a != b,
+            2 => sa < sb,
+            3 => sa <= sb,
+            4 => sa > sb,
+            5 => sa >= sb,
+            6 => a < b,
+            7 => a <= b,
+            8 => a > b,
+            _ => a >= b,
+        };
+    }
+    let (x, y) = if ty == Ty::F32 {
+        (f32v(a) as f64, f32v(b) as f64)
+    } else {
+        (f64v(a), f64v(b))
+    };
+    let uno = x.is_nan() || y.is_nan();
+    match pred - 100 {
+        0 => false,
+        1 => !uno && x == y,
+        2 => !uno && x > y,
+        3 => !uno && x >= y,
+        4 => !uno && x < y,
+        5 => !uno && x <= y,
+        6 => !uno && x != y,
+        7 => !uno,
+        8 => uno || x == y,
+        9 => uno || x > y,
+        10 => uno || x >= y,
+        11 => uno || x < y,
+        12 => uno || x <= y,
+        13 => uno || x != y,
+        14 => uno,
+        _ => true,
+    }
+}
+
+fn cast(op: CastOp, from: Ty, to: Ty, a: u64) -> u64 {
+    use CastOp::*;
+    let fv = |a: u64| {
+        if from == Ty::F32 {
+            f32v(a) as f64
+        } else {
+            f64v(a)
+        }
+    };
+    let tof = |x: f64| if to == Ty::F32 { b32(x as f32) } else { b64(x) };
+    match op {
+        ExtS => sext(a, from.bits()) as u64 & to.mask(),
+        ExtU => a,
+        Trunc => a & to.mask(),
+        SIToFP => match to {
+            Ty::F32 => b32(sext(a, from.bits()) as f32),
+            _ => b64(sext(a, from.bits()) as f64),
+        },
+        UIToFP => match to {
+            Ty::F32 => b32(a as f32),
+            _ => b64(a as f64),
+        },
+        FPToSI => (fv(a) as i64) as u64 & to.mask(),
+        FPToUI => (fv(a) as u64) & to.mask(),
+        FExt | FTrunc => tof(fv(a)),
+        Bitcast => a & to.mask(),
+    }
+}
+
+fn class_of(i: &Inst, k: &Kernel) -> usize {
+    let f = |ty: Ty| match ty {
+        Ty::F32 => CLS_FP32,
+        Ty::F64 => CLS_FP64,
+        _ => CLS_INT,
+    };
+    match i {
+        Inst::Bin { op, ty, .. } => match op {
+            BinOp::FPow | BinOp::FAtan2 => CLS_SFU,
+            _ => f(*ty),
+        },
+        Inst::Un { op, ty, .. } => match op {
+            UnOp::FNeg | UnOp::FAbs | UnOp::FFloor | UnOp::FCeil | UnOp::FRound | UnOp::FTrunc => {
+                f(*ty)
+            }
+            UnOp::AbsI => CLS_INT,
+            _ => CLS_SFU,
+        },
+        Inst::Cmp { ty, .. } | Inst::Fma { ty, .. } => f(*ty),
+        Inst::Select { .. } | Inst::Dim { .. } => CLS_INT,
+        Inst::Cast { .. } => CLS_CONVERT,
+        Inst::Special { .. } => CLS_SPECIAL,
+        Inst::Load { mem, .. } | Inst::Store { mem, .. } => match k.slots[*mem as usize].space {
+            Space::Global => CLS_GLOBAL,
+            Space::Shared => CLS_SHARED,
+            Space::Private => CLS_LOCAL,
+        },
+        Inst::Br { .. } | Inst::CondBr { .. } | Inst::Return => CLS_CONTROL,
+        Inst::Barrier => CLS_BARRIER,
+    }
+}
+
+fn lanes(mut m: u32, mut f: impl FnMut(usize)) {
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        f(l);
+    }
+}
+
+impl Ctx<'_> {
+    fn thread_name(&self, tid: [u64; 3]) -> String {
+        format!(
+            "block ({}, {}, {}) thread ({}, {}, {})",
+            self.bid[0], self.bid[1], self.bid[2], tid[0], tid[1], tid[2]
+        )
+    }
+
+    /// Runs one warp until all its lanes wait at a barrier or have returned.
+    fn run_warp(&mut self, w: &mut Warp, classes: &[usize]) -> Result<(), Fault> {
+        let code = &self.k.code;
+        loop {
+            // The lanes at the lowest program counter.
+            let mut pc = u32::MAX;
+            for l in 0..WARP {
+                if w.state[l] == Lane::Running {
+                    pc = pc.min(w.pc[l]);
+                }
+            }
+            if pc == u32::MAX {
+                return Ok(());
+            }
+            let mut mask = 0u32;
+            let mut running = 0u32;
+            for l in 0..WARP {
+                if w.state[l] == Lane::Running {
+                    running |= 1 << l;
+                    if w.pc[l] == pc {
+                        mask |= 1 << l;
+                    }
+                }
+            }
+            // Straight-line code until a control instruction.
+            let mut pc = pc as usize;
+            loop {
+                let inst = &code[pc];
+                let n = mask.count_ones() as u64;
+                let cls = classes[pc];
+                self.c.warp_instructions += 1;
+                self.c.instructions += n;
+                self.c.warp_classes[cls] += 1;
+                self.c.classes[cls] += n;
+                let r = &mut w.regs;
+                match inst {
+                    Inst::Bin { op, ty, d, a, b } => {
+                        let (d, a, b) =
+                            (*d as usize * WARP, *a as usize * WARP, *b as usize * WARP);
+                        let mut err = None;
+                        lanes(mask, |l| match bin(*op, *ty, r[a + l], r[b + l]) {
+                            Ok(v) => r[d + l] = v,
+                            Err(e) => err = Some((l, e)),
+                        });
+                        if let Some((lane, e)) = err {
+                            return Err(Fault {
+                                lane,
+                                msg: e.to_string(),
+                            });
+                        }
+                    }
+                    Inst::Un { op, ty, d, a } => {
+                        let (d, a) = (*d as usize * WARP, *a as usize * WARP);
+                        lanes(mask, |l| r[d + l] = un(*op, *ty, r[a + l]));
+                    }
+                    Inst::Cmp { pred, ty, d, a, b } => {
+                        let (d, a, b) =
+                            (*d as usize * WARP, *a as usize * WARP, *b as usize * WARP);
+                        lanes(mask, |l| {
+                            r[d + l] = cmp(*pred, *ty, r[a + l], r[b + l]) as u64
+                        });
+                    }
+                    Inst::Select { d, c, a, b } => {
+                        let (d, c, a, b) = (
+                            *d as usize * WARP,
+                            *c as usize * WARP,
+                            *a as usize * WARP,
+                            *b as usize * WARP,
+                        );
+                        lanes(mask, |l| {
+                            r[d + l] = if r[c + l] & 1 != 0 {
+                                r[a + l]
+                            } else {
+                                r[b + l]
+                            }
+                        });
+                    }
+                    Inst::Cast { op, from, to, d, a } => {
+                        let (d, a) = (*d as usize * WARP, *a as usize * WARP);
+                        lanes(mask, |l| r[d + l] = cast(*op, *from, *to, r[a + l]));
+                    }
+                    Inst::Fma { ty, d, a, b, c } => {
+                        let (d, a, b, c) = (
+                            *d as usize * WARP,
+                            *a as usize * WARP,
+                            *b as usize * WARP,
+                            *c as usize * WARP,
+                        );
+                        lanes(mask, |l| {
+                            r[d + l] = match ty {
+                                Ty::F32 => {
+                                    b32(f32v(r[a + l]).mul_add(f32v(r[b + l]), f32v(r[c + l])))
+                                }
+                                _ => b64(f64v(r[a + l]).mul_add(f64v(r[b + l]), f64v(r[c + l]))),
+                            }
+                        });
+                    }
+                    Inst::Special { d, s } => {
+                        let d = *d as usize * WARP;
+                        let (bid, block, grid) = (self.bid, self.block, self.grid);
+                        let tid = &w.tid;
+                        lanes(mask, |l| {
+                            r[d + l] = match *s {
+                                Special::ThreadId(k) => tid[l][k as usize % 3],
+                                Special::BlockId(k) => bid[k as usize % 3],
+                                Special::BlockDim(k) => block[k as usize % 3],
+                                Special::GridDim(k) => grid[k as usize % 3],
+                                Special::LaneId => l as u64,
+                            }
+                        });
+                    }
+                    Inst::Dim { d, mem, dim } => {
+                        let slot = &self.k.slots[*mem as usize];
+                        let v = match slot.space {
+                            Space::Global => self.descs[*mem as usize].sizes[*dim as usize],
+                            _ => slot.shape[*dim as usize],
+                        } as u64;
+                        let d = *d as usize * WARP;
+                        lanes(mask, |l| r[d + l] = v);
+                    }
+                    Inst::Load { d, mem, idx } => self.memory(w, mask, *mem, idx, *d, false)?,
+                    Inst::Store { v, mem, idx } => self.memory(w, mask, *mem, idx, *v, true)?,
+                    Inst::Br { target, moves } => {
+                        lanes(mask, |l| {
+                            parallel_move(r, moves, l);
+                            w.pc[l] = *target;
+                        });
+                        if mask == running {
+                            pc = *target as usize;
+                            continue;
+                        }
+                        break;
+                    }
+                    Inst::CondBr {
+                        c,
+                        t,
+                        tmoves,
+                        f,
+                        fmoves,
+                    } => {
+                        let c = *c as usize * WARP;
+                        lanes(mask, |l| {
+                            if r[c + l] & 1 != 0 {
+                                parallel_move(r, tmoves, l);
+                                w.pc[l] = *t;
+                            } else {
+                                parallel_move(r, fmoves, l);
+                                w.pc[l] = *f;
+                            }
+                        });
+                        break;
+                    }
+                    Inst::Barrier => {
+                        self.c.barriers += 1;
+                        lanes(mask, |l| {
+                            w.state[l] = Lane::Barrier(pc as u32);
+                            w.pc[l] = pc as u32 + 1;
+                        });
+                        break;
+                    }
+                    Inst::Return => {
+                        lanes(mask, |l| w.state[l] = Lane::Exited);
+                        break;
+                    }
+                }
+                pc += 1;
+            }
+        }
+    }
+
+    /// A load (`write` false, into `reg`) or store (of `reg`) by the lanes of `mask`.
+    fn memory(
+        &mut self,
+        w: &mut Warp,
+        mask: u32,
+        mem: u32,
+        idx: &[Reg],
+        reg: Reg,
+        write: bool,
+    ) -> Result<(), Fault> {
+        let slot = &self.k.slots[mem as usize];
+        let esz = slot.elem.bytes() as u64;
+        let mut addrs = [0u64; WARP];
+        let mut fault = None;
+        let reg = reg as usize * WARP;
+        let what = if write { "store" } else { "load" };
+        let geo = Geo {
+            block: self.block,
+            grid: self.grid,
+            block_linear: self.block_linear,
+            threads_per_block: self.threads_per_block,
+        };
+        let (stamp, launch_start, block_start) = (self.stamp, self.launch_start, self.block_start);
+        match slot.space {
+            Space::Global => {
+                let desc = &self.descs[mem as usize];
+                let alloc = self.allocs.get_mut(&desc.start);
+                let (mut shadow, gran) = match alloc {
+                    Some(a) => (Some(&mut a.shadow), a.gran),
+                    None => (None, 4),
+                };
+                lanes(mask, |l| {
+                    if fault.is_some() {
+                        return;
+                    }
+                    let mut lin = desc.offset;
+                    for (k, r) in idx.iter().enumerate() {
+                        lin = lin.wrapping_add(
+                            (w.regs[*r as usize * WARP + l] as i64).wrapping_mul(desc.strides[k]),
+                        );
+                    }
+                    let addr = (desc.base as i64).wrapping_add(lin.wrapping_mul(esz as i64)) as u64;
+                    addrs[l] = addr;
+                    if desc.end == 0
+                        || addr < desc.start
+                        || addr.wrapping_add(esz) > desc.end
+                        || addr.wrapping_add(esz) < addr
+                    {
+                        let ix: Vec<String> = idx
+                            .iter()
+                            .map(|r| (w.regs[*r as usize * WARP + l] as i64).to_string())
+                            .collect();
+                        fault = Some(Fault {
+                            lane: l,
+                            msg: format!(
+                                "out-of-bounds {what} of {esz} bytes at {addr:#x}: index [{}] of argument {} (a device allocation of {} bytes at {:#x})",
+                                ix.join(", "),
+                                desc.arg,
+                                desc.end - desc.start,
+                                desc.start
+                            ),
+                        });
+                        return;
+                    }
+                    let t = (geo.block_linear * geo.threads_per_block) as u32
+                        + lane_tid(w, l, geo.block) as u32
+                        + 1;
+                    if let Some(sh) = shadow.as_deref_mut() {
+                        let first = ((addr - desc.start) / gran) as usize;
+                        for e in first..first + (esz / gran).max(1) as usize {
+                            if let Some(o) =
+                                sh[e].access(t, stamp, write, launch_start, block_start)
+                            {
+                                fault = Some(Fault {
+                                    lane: l,
+                                    msg: conflict_msg(what, addr, esz, o, geo, true),
+                                });
+                                return;
+                            }
+                        }
+                    }
+                    // SAFETY: inside a live device allocation (checked above).
+                    unsafe {
+                        access_raw(addr as *mut u8, esz, &mut w.regs[reg + l], write, slot.elem)
+                    };
+                });
+                if let Some(f) = fault {
+                    return Err(f);
+                }
+                let mut sectors = [0u64; 2 * WARP];
+                let mut n = 0;
+                lanes(mask, |l| {
+                    sectors[n] = addrs[l] / 32;
+                    n += 1;
+                    let last = (addrs[l] + esz - 1) / 32;
+                    if last != addrs[l] / 32 {
+                        sectors[n] = last;
+                        n += 1;
+                    }
+                });
+                let s = &mut sectors[..n];
+                s.sort_unstable();
+                let distinct = 1 + s.windows(2).filter(|p| p[0] != p[1]).count() as u64;
+                if write {
+                    self.c.global_store_requests += 1;
+                    self.c.global_store_sectors += distinct;
+                } else {
+                    self.c.global_load_requests += 1;
+                    self.c.global_load_sectors += distinct;
+                }
+            }
+            Space::Shared | Space::Private => {
+                let shared = slot.space == Space::Shared;
+                let elems: i64 = slot.shape.iter().product();
+                let pbytes = self.k.private_bytes;
+                lanes(mask, |l| {
+                    if fault.is_some() {
+                        return;
+                    }
+                    let mut lin = 0i64;
+                    let mut inb = true;
+                    for (k, r) in idx.iter().enumerate() {
+                        let i = w.regs[*r as usize * WARP + l] as i64;
+                        inb &= i >= 0 && i < slot.shape[k];
+                        lin = lin.wrapping_mul(slot.shape[k]).wrapping_add(i);
+                    }
+                    if !inb || lin < 0 || lin >= elems {
+                        let ix: Vec<String> = idx
+                            .iter()
+                            .map(|r| (w.regs[*r as usize * WARP + l] as i64).to_string())
+                            .collect();
+                        fault = Some(Fault {
+                            lane: l,
+                            msg: format!(
+                                "out-of-bounds {what} of {} memory: index [{}] of a {:?} buffer",
+                                if shared { "shared" } else { "private" },
+                                ix.join(", "),
+                                slot.shape
+                            ),
+                        });
+                        return;
+                    }
+                    let off = slot.offset + lin as u64 * esz;
+                    addrs[l] = off;
+                    let p = if shared {
+                        let t = lane_tid(w, l, geo.block) as u32 + 1;
+                        for e in (off / 4) as usize..=((off + esz - 1) / 4) as usize {
+                            if let Some(o) = self.shared_shadow[e].access(
+                                t,
+                                stamp,
+                                write,
+                                block_start,
+                                block_start,
+                            ) {
+                                fault = Some(Fault {
+                                    lane: l,
+                                    msg: conflict_msg(what, off, esz, o, geo, false),
+                                });
+                                return;
+                            }
+                        }
+                        self.shared[off as usize..].as_mut_ptr()
+                    } else {
+                        w.private[(l as u64 * pbytes + off) as usize..].as_mut_ptr()
+                    };
+                    // SAFETY: inside the buffer (checked above).
+                    unsafe { access_raw(p, esz, &mut w.regs[reg + l], write, slot.elem) };
+                });
+                if let Some(f) = fault {
+                    return Err(f);
+                }
+                if shared {
+                    let wf = self.wavefronts(mask, &addrs, esz);
+                    if write {
+                        self.c.shared_store_requests += 1;
+                        self.c.shared_store_wavefronts += wf;
+                    } else {
+                        self.c.shared_load_requests += 1;
+                        self.c.shared_load_wavefronts += wf;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Wavefronts one shared request needs: per chunk of lanes covering the banks once,
+    /// the most distinct words any bank must deliver.
+    fn wavefronts(&self, mask: u32, addrs: &[u64; WARP], esz: u64) -> u64 {
+        let banks = self.gpu.banks as u64;
+        let unit = esz.max(4);
+        let chunk = ((banks * 4 / unit) as usize).clamp(1, WARP);
+        let mut total = 0;
+        for c0 in (0..WARP).step_by(chunk) {
+            let mut keys = [0u64; WARP];
+            let mut n = 0;
+            for l in c0..c0 + chunk {
+                if mask & (1 << l) != 0 {
+                    let bank = (addrs[l] / 4) % banks;
+                    keys[n] = (bank << 48) | (addrs[l] / unit);
+                    n += 1;
+                }
+            }
+            if n == 0 {
+                continue;
+            }
+            let k = &mut keys[..n];
+            k.sort_unstable();
+            let mut best = 0;
+            let mut run = 0;
+            for i in 0..n {
+                if i == 0 || k[i] >> 48 != k[i - 1] >> 48 {
+                    run = 1;
+                } else if k[i] != k[i - 1] {
+                    run += 1;
+                }
+                best = best.max(run);
+            }
+            total += best;
+        }
+        total
+    }
+}
+
+fn lane_tid(w: &Warp, l: usize, block: [u64; 3]) -> u64 {
+    let t = w.tid[l];
+    t[0] + block[0] * (t[1] + block[1] * t[2])
+}
+
+/// Launch geometry, for naming threads in messages.
+#[derive(Clone, Copy)]
+struct Geo {
+    block: [u64; 3],
+    grid: [u64; 3],
+    block_linear: u64,
+    threads_per_block: u64,
+}
+
+fn conflict_msg(what: &str, addr: u64, esz: u64, other: Access, c: Geo, global: bool) -> String {
+    let o = (other.t - 1) as u64;
+    let (ob, ot) = if global {
+        (o / c.threads_per_block, o % c.threads_per_block)
+    } else {
+        (c.block_linear, o)
+    };
+    let tx = ot % c.block[0];
+    let ty = (ot / c.block[0]) % c.block[1];
+    let tz = ot / (c.block[0] * c.block[1]);
+    let bx = ob % c.grid[0];
+    let by = (ob / c.grid[0]) % c.grid[1];
+    let bz = ob / (c.grid[0] * c.grid[1]);
+    if global {
+        format!(
+            "global memory conflict: {what} of {esz} bytes at {addr:#x} also accessed by block ({bx}, {by}, {bz}) thread ({tx}, {ty}, {tz}) in the same launch{}, one of them writing",
+            if ob == c.block_linear { " with no barrier in between" } else { "" }
+        )
+    } else {
+        format!(
+            "shared memory race: {what} of {esz} bytes at offset {addr} also accessed by thread ({tx}, {ty}, {tz}) with no barrier in between, one of them writing"
+        )
+    }
+}
+
+/// # Safety
+/// `p` points to `esz` accessible bytes.
+unsafe fn access_raw(p: *mut u8, esz: u64, reg: &mut u64, write: bool, ty: Ty) {
+    if write {
+        let bytes = reg.to_le_bytes();
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), p, esz as usize);
+    } else {
+        let mut bytes = [0u8; 8];
+        std::ptr::copy_nonoverlapping(p, bytes.as_mut_ptr(), esz as usize);
+        *reg = u64::from_le_bytes(bytes) & ty.mask();
+    }
+}
+
+fn parallel_move(r: &mut [u64], moves: &[(Reg, Reg)], l: usize) {
+    match moves.len() {
+        0 => {}
+        1 => r[moves[0].0 as usize * WARP + l] = r[moves[0].1 as usize * WARP + l],
+        _ => {
+            let vals: Vec<u64> = moves
+                .iter()
+                .map(|(_, s)| r[*s as usize * WARP + l])
+                .collect();
+            for ((d, _), v) in moves.iter().zip(vals) {
+                r[*d as usize * WARP + l] = v;
+            }
+        }
+    }
+}
+
+impl Device for Sim {
+    fn kind(&self) -> &'static str {
+        "sim"
+    }
+    fn gpu(&self) -> String {
+        self.gpu.name.to_string()
+    }
+
+    fn load(&mut self, image: &[u8]) -> Result<usize, String> {
+        let fb = match FatBinary::decode(image) {
+            Some(r) => r?,
+            None => {
+                return Err("the module image holds no sim kernels (only Tessel's module container does; rebuild with tesselc)".into())
+            }
+        };
+        self.modules
+            .push(Some(fb.sim.into_iter().map(Arc::new).collect()));
+        Ok(self.modules.len() - 1)
+    }
+
+    fn unload(&mut self, module: usize) {
+        if let Some(m) = self.modules.get_mut(module) {
+            *m = None;
+        }
+    }
+
+    fn function(&mut self, module: usize, name: &str) -> Result<usize, String> {
+        let m = self
+            .modules
+            .get(module)
+            .and_then(|m| m.as_ref())
+            .ok_or_else(|| {
+                format!("function '{name}' requested from a module that is not loaded")
+            })?;
+        let k = m
+            .iter()
+            .find(|k| k.name == name)
+            .ok_or_else(|| format!("no kernel named '{name}' in the module"))?;
+        self.functions.push(k.clone());
+        Ok(self.functions.len() - 1)
+    }
+
+    fn launch(
+        &mut self,
+        function: usize,
+        grid: [u64; 3],
+        block: [u64; 3],
+        shared_bytes: u32,
+        params: &[*mut c_void],
+    ) -> Result<Launch, String> {
+        let t0 = std::time::Instant::now();
+        let k = self
+            .functions
+            .get(function)
+            .cloned()
+            .ok_or("launch of an unknown function")?;
+        let tpb: u64 = block.iter().product();
+        if tpb > 1024 || block[2] > 64 || grid[1] > 65535 || grid[2] > 65535 {
+            return Err(format!(
+                "kernel '{}': invalid launch configuration grid ({}, {}, {}) block ({}, {}, {})",
+                k.name, grid[0], grid[1], grid[2], block[0], block[1], block[2]
+            ));
+        }
+        let smem = k.shared_bytes + shared_bytes as u64;
+        let regs = if k.registers > 0 {
+            k.registers
+        } else {
+            gpus::DEFAULT_REGISTERS
+        };
+        if self.gpu.blocks_per_sm(tpb, smem, regs) == 0 {
+            return Err(format!(
+                "kernel '{}': too many resources requested for launch on {} ({tpb} threads, {smem} bytes of shared memory, {regs} registers per thread)",
+                k.name, self.gpu.name
+            ));
+        }
+        // Bind the arguments.
+        let expect: usize = k
+            .args
+            .iter()
+            .map(|a| match a {
+                Arg::Scalar { .. } => 1,
+                Arg::MemRef { rank, .. } => 3 + 2 * *rank as usize,
+            })
+            .sum();
+        if params.len() != expect {
+            return Err(format!(
+                "kernel '{}' takes {expect} launch parameters, got {}",
+                k.name,
+                params.len()
+            ));
+        }
+        let mut scalars = Vec::new();
+        let mut descs = vec![Desc::default(); k.slots.len()];
+        let mut p = 0;
+        // SAFETY: the generated host code passes pointers to values of these types.
+        let rd = |i: usize| unsafe { (params[i] as *const u64).read_unaligned() };
+        for (ai, a) in k.args.iter().enumerate() {
+            match a {
+                Arg::Scalar { ty, reg } => {
+                    let mut bytes = [0u8; 8];
+                    // SAFETY: as above, `ty.bytes()` readable bytes.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(
+                            params[p] as *const u8,
+                            bytes.as_mut_ptr(),
+                            ty.bytes() as usize,
+                        )
+                    };
+                    scalars.push((*reg, u64::from_le_bytes(bytes) & ty.mask()));
+                    p += 1;
+                }
+                Arg::MemRef { slot, rank } => {
+                    let r = *rank as usize;
+                    let base = rd(p + 1);
+                    let offset = rd(p + 2) as i64;
+                    let sizes: Vec<i64> = (0..r).map(|i| rd(p + 3 + i) as i64).collect();
+                    let strides: Vec<i64> = (0..r).map(|i| rd(p + 3 + r + i) as i64).collect();
+                    p += 3 + 2 * r;
+                    let elem = k.slots[*slot as usize].elem;
+                    let (start, end) = self.find(base).unwrap_or((0, 0));
+                    if end == 0 && sizes.iter().all(|s| *s > 0) {
+                        return Err(format!(
+                            "kernel '{}': argument {ai} points to {base:#x}, which is not device memory (copy it with gpu.alloc/gpu.memcpy first)",
+                            k.name
+                        ));
+                    }
+                    if let Some(al) = self.allocs.get_mut(&start) {
+                        let g = (elem.bytes() as u64).min(4);
+                        if g < al.gran || al.shadow.is_empty() {
+                            al.gran = g.min(al.gran);
+                            al.shadow =
+                                vec![Shadow::default(); (al.size.div_ceil(al.gran)) as usize];
+                        }
+                    }
+                    descs[*slot as usize] = Desc {
+                        base,
+                        offset,
+                        sizes,
+                        strides,
+                        start,
+                        end,
+                        arg: ai,
+                    };
+                }
+            }
+        }
+        let launch_start = self.next_stamp();
+        let mut ctx = Ctx {
+            k: &k,
+            gpu: self.gpu,
+            descs,
+            allocs: &mut self.allocs,
+            shared: vec![0u8; smem as usize],
+            shared_shadow: vec![Shadow::default(); smem.div_ceil(4) as usize],
+            block,
+            grid,
+            bid: [0; 3],
+            block_linear: 0,
+            threads_per_block: tpb,
+            stamp: launch_start,
+            launch_start,
+            block_start: launch_start,
+            c: Counters::default(),
+        };
+        let classes: Vec<usize> = k.code.iter().map(|i| class_of(i, &k)).collect();
+        let nwarps = tpb.div_ceil(WARP as u64) as usize;
+        let mut warps: Vec<Warp> = (0..nwarps)
+            .map(|_| Warp {
+                regs: vec![0; k.nregs as usize * WARP],
+                pc: [0; WARP],
+                state: [Lane::Exited; WARP],
+                tid: [[0; 3]; WARP],
+                private: vec![0; k.private_bytes as usize * WARP],
+            })
+            .collect();
+        let mut stamp = self.stamp;
+        let result = (|| -> Result<(), String> {
+            for bz in 0..grid[2] {
+                for by in 0..grid[1] {
+                    for bx in 0..grid[0] {
+                        ctx.bid = [bx, by, bz];
+                        ctx.block_linear = bx + grid[0] * (by + grid[1] * bz);
+                        stamp += 1;
+                        ctx.block_start = stamp;
+                        ctx.stamp = stamp;
+                        ctx.shared.iter_mut().for_each(|b| *b = 0);
+                        for (wi, w) in warps.iter_mut().enumerate() {
+                            for l in 0..WARP {
+                                let t = (wi * WARP + l) as u64;
+                                w.pc[l] = 0;
+                                w.state[l] = if t < tpb { Lane::Running } else { Lane::Exited };
+                                w.tid[l] = [
+                                    t % block[0],
+                                    (t / block[0]) % block[1],
+                                    t / (block[0] * block[1]),
+                                ];
+                            }
+                            for (r, v) in k.consts.iter().chain(scalars.iter()) {
+                                w.regs[*r as usize * WARP..(*r as usize + 1) * WARP].fill(*v);
+                            }
+                            w.private.fill(0);
+                        }
+                        loop {
+                            for w in warps.iter_mut() {
+                                ctx.run_warp(w, &classes).map_err(|f| {
+                                    format!(
+                                        "kernel '{}' {}: {}",
+                                        k.name,
+                                        ctx.thread_name(w.tid[f.lane]),
+                                        f.msg
+                                    )
+                                })?;
+                            }
+                            // Every lane has returned or waits at a barrier.
+                            let mut at: Option<(u32, [u64; 3])> = None;
+                            let mut exited: Option<[u64; 3]> = None;
+                            for w in &warps {
+                                for l in 0..WARP {
+                                    if lane_tid(w, l, block) >= tpb {
+                                        continue;
+                                    }
+                                    match w.state[l] {
+                                        Lane::Barrier(pc) => match at {
+                                            None => at = Some((pc, w.tid[l])),
+                                            Some((p0, t0)) if p0 != pc => {
+                                                return Err(format!(
+                                                    "kernel '{}' {}: barrier divergence: it waits at barrier #{pc} while thread ({}, {}, {}) waits at barrier #{p0}",
+                                                    k.name, ctx.thread_name(w.tid[l]), t0[0], t0[1], t0[2]
+                                                ))
+                                            }
+                                            _ => {}
+                                        },
+                                        Lane::Exited => exited = exited.or(Some(w.tid[l])),
+                                        Lane::Running => unreachable!("run_warp returns when no lane runs"),
+                                    }
+                                }
+                            }
+                            match (at, exited) {
+                                (None, _) => break,
+                                (Some((pc, t)), Some(e)) => {
+                                    return Err(format!(
+                                        "kernel '{}' {}: barrier divergence: it waits at barrier #{pc} but thread ({}, {}, {}) has returned without reaching it",
+                                        k.name, ctx.thread_name(t), e[0], e[1], e[2]
+                                    ))
+                                }
+                                (Some(_), None) => {
+                                    stamp += 1;
+                                    ctx.stamp = stamp;
+                                    for w in warps.iter_mut() {
+                                        for l in 0..WARP {
+                                            if let Lane::Barrier(_) = w.state[l] {
+                                                w.state[l] = Lane::Running;
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Ok(())
+        })();
+        let counters = std::mem::take(&mut ctx.c);
+        drop(ctx);
+        self.stamp = stamp;
+        result?;
+        let g = self.gpu;
+        Ok(Launch {
+            kernel: k.name.clone(),
+            device: "sim".into(),
+            gpu: g.name.into(),
+            grid,
+            block,
+            estimated_time_s: Some(g.estimate(&counters, grid.iter().product(), tpb, smem, regs)),
+            counters: Some(counters),
+            shared_bytes_per_block: smem,
+            registers_per_thread: regs,
+            occupancy: Some(g.occupancy(tpb, smem, regs)),
+            measured_time_s: None,
+            wall_time_s: t0.elapsed().as_secs_f64(),
+        })
+    }
+
+    fn alloc(&mut self, bytes: u64) -> Result<*mut c_void, String> {
+        let layout = Layout::from_size_align(bytes.max(1) as usize, ALIGN)
+            .map_err(|e| format!("cannot allocate {bytes} bytes: {e}"))?;
+        // SAFETY: non-zero size.
+        let p = unsafe { std::alloc::alloc_zeroed(layout) };
+        if p.is_null() {
+            return Err(format!(
+                "out of memory allocating {bytes} bytes of device memory"
+            ));
+        }
+        self.allocs.insert(
+            p as u64,
+            Alloc {
+                size: bytes,
+                layout,
+                gran: 4,
+                shadow: Vec::new(),
+            },
+        );
+        Ok(p as *mut c_void)
+    }
+
+    fn free(&mut self, ptr: *mut c_void) -> Result<(), String> {
+        if ptr.is_null() {
+            return Ok(());
+        }
+        match self.allocs.remove(&(ptr as u64)) {
+            // SAFETY: allocated in `alloc` with this layout.
+            Some(a) => unsafe { std::alloc::dealloc(ptr as *mut u8, a.layout) },
+            None => return Err(format!("free of {ptr:p}, which is not a device allocation")),
+        }
+        Ok(())
+    }
+
+    fn memcpy(&mut self, dst: *mut c_void, src: *const c_void, bytes: u64) -> Result<(), String> {
+        self.check_range(dst as u64, bytes, "memcpy destination")?;
+        self.check_range(src as u64, bytes, "memcpy source")?;
+        if bytes > 0 {
+            // SAFETY: device ranges checked; host ranges are the caller's.
+            unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, bytes as usize) };
+        }
+        Ok(())
+    }
+
+    fn memset(
+        &mut self,
+        dst: *mut c_void,
+        value: u32,
+        width: u32,
+        count: u64,
+    ) -> Result<(), String> {
+        self.check_range(dst as u64, count * width as u64, "memset")?;
+        let b = value.to_le_bytes();
+        for i in 0..count as usize {
+            // SAFETY: checked above.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    b.as_ptr(),
+                    (dst as *mut u8).add(i * width as usize),
+                    width as usize,
+                )
+            };
+        }
+        Ok(())
+    }
+}
