@@ -1,12 +1,16 @@
 """Differential check of the GPU mapping without a GPU.
 
-For each kernel of the suite: `tesselc --emit=emulated` (the mapped program, every
-launch run as loops over blocks and threads in reverse order) is lowered to LLVM and
-linked in place of the kernel function of the same C program; its printed arrays must
-match those of the program built by clang alone (relative tolerance 1e-9 for double,
-1e-5 for float, exact for integers). Prints one line per kernel and 'N passed, M failed'.
+For each kernel of the suite, the program's printed arrays must match those of the
+program built by clang alone (relative tolerance 1e-9 for double, 1e-5 for float, exact
+for integers). Two modes:
+  --mode=emulated (default): `tesselc --emit=emulated` (the mapped program, every
+    launch run as loops over blocks and threads in reverse order) is lowered to LLVM
+    and linked in place of the kernel function of the same C program;
+  --mode=sim: the whole program is built by `tesselc prog.c -o prog` and run on the sim
+    device (TESSEL_DEVICE=sim), which also fails a run on any memory error or conflict.
+Prints one line per kernel and 'N passed, M failed'.
 
-usage: differential.py KERNEL_DIR [KERNEL.c ...] [-- extra C flags]
+usage: differential.py [--mode=emulated|sim] KERNEL_DIR [KERNEL.c ...] [-- extra C flags]
 """
 import concurrent.futures
 import os
@@ -32,7 +36,7 @@ def numbers(text):
     return [float(x) for x in re.findall(r"-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", text)]
 
 
-def check(kdir, path, flags):
+def check(kdir, path, flags, mode="emulated"):
     name = os.path.basename(path)
     src = open(path).read()
     m = re.search(r"^(?:static\s+)?void\s+(kernel_\w+)\s*\(", src, re.M)
@@ -44,6 +48,14 @@ def check(kdir, path, flags):
         ref = os.path.join(t, "ref")
         run(["clang-22", "-O0", "-w", *cflags, path, "-lm", "-o", ref])
         want = subprocess.run([ref], capture_output=True, text=True, timeout=300).stderr
+        if mode == "sim":
+            exe = os.path.join(t, "tessel")
+            run(["tesselc", path, *cflags, "-o", exe])
+            p = subprocess.run([exe], capture_output=True, text=True, timeout=600,
+                               env={**os.environ, "TESSEL_DEVICE": "sim"})
+            if p.returncode != 0:
+                return name, "exit status %d: %s" % (p.returncode, p.stderr[-600:])
+            return compare(name, src, want, p.stderr)
         emu = os.path.join(t, "k.mlir")
         run(["tesselc", path, *cflags, "--emit=emulated", "-o", emu])
         low = os.path.join(t, "k.ll.mlir")
@@ -60,6 +72,10 @@ def check(kdir, path, flags):
         exe = os.path.join(t, "tessel")
         run(["clang-22", mo, ko, "-lm", "-o", exe])
         got = subprocess.run([exe], capture_output=True, text=True, timeout=300).stderr
+    return compare(name, src, want, got)
+
+
+def compare(name, src, want, got):
     a, b = numbers(want), numbers(got)
     if len(a) != len(b) or not a:
         return name, f"printed {len(b)} numbers, clang's program {len(a)}"
@@ -72,6 +88,9 @@ def check(kdir, path, flags):
 
 def main():
     args = sys.argv[1:]
+    mode = "emulated"
+    if args and args[0].startswith("--mode="):
+        mode = args.pop(0).split("=", 1)[1]
     flags = []
     if "--" in args:
         flags = args[args.index("--") + 1:]
@@ -80,7 +99,7 @@ def main():
     files = args[1:] or sorted(os.path.join(kdir, f) for f in os.listdir(kdir) if f.endswith(".c"))
     passed = failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
-        futs = {ex.submit(check, kdir, f, flags): f for f in files}
+        futs = {ex.submit(check, kdir, f, flags, mode): f for f in files}
         for fut in concurrent.futures.as_completed(futs):
             try:
                 name, err = fut.result()
