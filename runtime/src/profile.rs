@@ -184,3 +184,270 @@ pub fn flush() {
         );
     }
 }
+
+/// Reads back a `TESSEL_PROFILE` file (the format [`Launch::to_json`] writes).
+pub fn parse_launches(text: &str) -> Result<Vec<Launch>, String> {
+    let v = json::parse(text)?;
+    let arr = v.as_array().ok_or("a profile is a JSON array")?;
+    arr.iter().map(launch_of).collect()
+}
+
+fn launch_of(v: &json::Value) -> Result<Launch, String> {
+    let num = |k: &str| v.get(k).and_then(|x| x.as_f64());
+    let int = |k: &str| num(k).unwrap_or(0.0) as u64;
+    let s = |k: &str| {
+        v.get(k)
+            .and_then(|x| x.as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
+    let dims = |k: &str| -> [u64; 3] {
+        let mut d = [1; 3];
+        if let Some(a) = v.get(k).and_then(|x| x.as_array()) {
+            for (i, x) in a.iter().take(3).enumerate() {
+                d[i] = x.as_f64().unwrap_or(1.0) as u64;
+            }
+        }
+        d
+    };
+    let counters = num("global_load_requests").map(|_| {
+        let mut c = Counters {
+            global_load_requests: int("global_load_requests"),
+            global_load_sectors: int("global_load_sectors"),
+            global_store_requests: int("global_store_requests"),
+            global_store_sectors: int("global_store_sectors"),
+            shared_load_requests: int("shared_load_requests"),
+            shared_load_wavefronts: int("shared_load_wavefronts"),
+            shared_store_requests: int("shared_store_requests"),
+            shared_store_wavefronts: int("shared_store_wavefronts"),
+            barriers: int("barriers"),
+            instructions: int("instructions"),
+            warp_instructions: int("warp_instructions"),
+            ..Default::default()
+        };
+        if let Some(cl) = v.get("instruction_classes") {
+            for (i, n) in CLASSES.iter().enumerate() {
+                c.classes[i] = cl.get(n).and_then(|x| x.as_f64()).unwrap_or(0.0) as u64;
+            }
+        }
+        c
+    });
+    Ok(Launch {
+        kernel: s("kernel"),
+        device: s("device"),
+        gpu: s("gpu"),
+        grid: dims("grid"),
+        block: dims("block"),
+        counters,
+        shared_bytes_per_block: int("shared_bytes_per_block"),
+        registers_per_thread: int("registers_per_thread") as u32,
+        occupancy: num("occupancy"),
+        estimated_time_s: num("estimated_time_s"),
+        measured_time_s: num("measured_time_s"),
+        wall_time_s: num("wall_time_s").unwrap_or(0.0),
+    })
+}
+
+/// A small JSON reader, enough for profiles.
+pub mod json {
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum Value {
+        Null,
+        Bool(bool),
+        Num(f64),
+        Str(String),
+        Arr(Vec<Value>),
+        Obj(Vec<(String, Value)>),
+    }
+
+    impl Value {
+        pub fn get(&self, k: &str) -> Option<&Value> {
+            match self {
+                Value::Obj(m) => m.iter().find(|(n, _)| n == k).map(|(_, v)| v),
+                _ => None,
+            }
+        }
+        pub fn as_f64(&self) -> Option<f64> {
+            match self {
+                Value::Num(x) => Some(*x),
+                _ => None,
+            }
+        }
+        pub fn as_str(&self) -> Option<&str> {
+            match self {
+                Value::Str(s) => Some(s),
+                _ => None,
+            }
+        }
+        pub fn as_array(&self) -> Option<&Vec<Value>> {
+            match self {
+                Value::Arr(a) => Some(a),
+                _ => None,
+            }
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Value, String> {
+        let b = text.as_bytes();
+        let mut i = 0;
+        let v = value(b, &mut i)?;
+        ws(b, &mut i);
+        if i != b.len() {
+            return Err(format!("trailing text at byte {i}"));
+        }
+        Ok(v)
+    }
+
+    fn ws(b: &[u8], i: &mut usize) {
+        while *i < b.len() && b[*i].is_ascii_whitespace() {
+            *i += 1;
+        }
+    }
+
+    fn value(b: &[u8], i: &mut usize) -> Result<Value, String> {
+        ws(b, i);
+        let err = |i: usize| format!("invalid JSON at byte {i}");
+        match b.get(*i) {
+            Some(b'{') => {
+                *i += 1;
+                let mut m = Vec::new();
+                loop {
+                    ws(b, i);
+                    if b.get(*i) == Some(&b'}') {
+                        *i += 1;
+                        return Ok(Value::Obj(m));
+                    }
+                    let Value::Str(k) = value(b, i)? else {
+                        return Err(err(*i));
+                    };
+                    ws(b, i);
+                    if b.get(*i) != Some(&b':') {
+                        return Err(err(*i));
+                    }
+                    *i += 1;
+                    m.push((k, value(b, i)?));
+                    ws(b, i);
+                    if b.get(*i) == Some(&b',') {
+                        *i += 1;
+                    }
+                }
+            }
+            Some(b'[') => {
+                *i += 1;
+                let mut a = Vec::new();
+                loop {
+                    ws(b, i);
+                    if b.get(*i) == Some(&b']') {
+                        *i += 1;
+                        return Ok(Value::Arr(a));
+                    }
+                    a.push(value(b, i)?);
+                    ws(b, i);
+                    if b.get(*i) == Some(&b',') {
+                        *i += 1;
+                    }
+                }
+            }
+            Some(b'"') => {
+                *i += 1;
+                let mut s = String::new();
+                while let Some(&c) = b.get(*i) {
+                    *i += 1;
+                    match c {
+                        b'"' => return Ok(Value::Str(s)),
+                        b'\\' => {
+                            let e = *b.get(*i).ok_or_else(|| err(*i))?;
+                            *i += 1;
+                            match e {
+                                b'n' => s.push('\n'),
+                                b't' => s.push('\t'),
+                                b'u' => {
+                                    let h = std::str::from_utf8(
+                                        b.get(*i..*i + 4).ok_or_else(|| err(*i))?,
+                                    )
+                                    .map_err(|_| err(*i))?;
+                                    let c = u32::from_str_radix(h, 16).map_err(|_| err(*i))?;
+                                    s.push(char::from_u32(c).unwrap_or('?'));
+                                    *i += 4;
+                                }
+                                c => s.push(c as char),
+                            }
+                        }
+                        _ => {
+                            // Multi-byte UTF-8 passes through byte by byte.
+                            let start = *i - 1;
+                            let mut end = *i;
+                            while end < b.len() && (b[end] & 0xC0) == 0x80 {
+                                end += 1;
+                            }
+                            s.push_str(
+                                std::str::from_utf8(&b[start..end]).map_err(|_| err(start))?,
+                            );
+                            *i = end;
+                        }
+                    }
+                }
+                Err(err(*i))
+            }
+            Some(b't') if b[*i..].starts_with(b"true") => {
+                *i += 4;
+                Ok(Value::Bool(true))
+            }
+            Some(b'f') if b[*i..].starts_with(b"false") => {
+                *i += 5;
+                Ok(Value::Bool(false))
+            }
+            Some(b'n') if b[*i..].starts_with(b"null") => {
+                *i += 4;
+                Ok(Value::Null)
+            }
+            Some(_) => {
+                let s = *i;
+                while *i < b.len()
+                    && matches!(b[*i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                {
+                    *i += 1;
+                }
+                std::str::from_utf8(&b[s..*i])
+                    .ok()
+                    .and_then(|t| t.parse().ok())
+                    .map(Value::Num)
+                    .ok_or_else(|| err(s))
+            }
+            None => Err(err(*i)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profile_round_trips_through_json() {
+        let l = Launch {
+            kernel: "k\"0".into(),
+            device: "sim".into(),
+            gpu: "h100".into(),
+            grid: [2, 3, 1],
+            block: [32, 8, 1],
+            counters: Some(Counters {
+                global_load_requests: 10,
+                global_load_sectors: 40,
+                instructions: 999,
+                classes: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+                ..Default::default()
+            }),
+            shared_bytes_per_block: 4096,
+            registers_per_thread: 30,
+            occupancy: Some(0.75),
+            estimated_time_s: Some(1.5e-5),
+            measured_time_s: None,
+            wall_time_s: 0.25,
+        };
+        let text = format!("[\n  {}\n]\n", l.to_json());
+        let back = parse_launches(&text).unwrap();
+        assert_eq!(back, vec![l]);
+        assert!(parse_launches("[{").is_err());
+    }
+}

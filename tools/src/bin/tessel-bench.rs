@@ -1,0 +1,305 @@
+//! tessel-bench: builds C programs with a chosen mapping pipeline (and a baseline one),
+//! runs them on a device with `TESSEL_PROFILE`, and prints one row per kernel: launches,
+//! sectors per request of global loads and stores, shared-memory bank-conflict ways
+//! (wavefronts per request), occupancy, sim's estimated time, the measured time where a
+//! GPU ran, and the baseline's estimate beside it. `--json` prints the rows as JSON.
+//!
+//! Pipelines (`--pipeline`, `--baseline`): `default` (2-D blocks of 32x8 with the inner
+//! parallel loop on x, 1-D blocks of 256: the coalescing-aware mapping), `column` (2-D
+//! blocks of 1x256: consecutive threads walk the outer loop, the uncoalesced mapping
+//! papers 003 and 004 start from), `small` (8x4 and 32-thread blocks).
+
+use clap::Parser;
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::process::{Command, ExitCode};
+use tessel::codegen::gpu::MapOptions;
+use tessel_runtime::profile::{parse_launches, Launch};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "tessel-bench",
+    version,
+    about = "Build C programs with Tessel, run them, and tabulate per-kernel figures",
+    after_help = "Examples:\n  tessel-bench test/kernels/*.c -I test/kernels -DSMALL_DATASET\n  tessel-bench test/kernels/gemm.c -I test/kernels --baseline=column --json"
+)]
+struct Args {
+    /// C programs (each with a main).
+    #[arg(required = true)]
+    programs: Vec<String>,
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<String>,
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    define: Vec<String>,
+    /// Mapping pipeline to measure: default, column or small.
+    #[arg(long, default_value = "default", value_parser = ["default", "column", "small"])]
+    pipeline: String,
+    /// Pipeline to compare with (one more build and run per program).
+    #[arg(long, value_parser = ["default", "column", "small"])]
+    baseline: Option<String>,
+    /// Device to run on: auto, cuda, hip or sim.
+    #[arg(long, default_value = "sim", value_parser = ["auto", "cuda", "hip", "sim"])]
+    device: String,
+    /// GPU that sim models.
+    #[arg(long)]
+    gpu: Option<String>,
+    /// Print JSON rows instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+fn map_of(name: &str) -> MapOptions {
+    let d = MapOptions::default();
+    match name {
+        "column" => MapOptions {
+            block_2d: (1, 256),
+            ..d
+        },
+        "small" => MapOptions {
+            block_2d: (8, 4),
+            block_1d: 32,
+            ..d
+        },
+        _ => d,
+    }
+}
+
+/// Per-kernel sums over a program's launches.
+#[derive(Default, Clone)]
+struct Row {
+    launches: u64,
+    ld_req: u64,
+    ld_sec: u64,
+    st_req: u64,
+    st_sec: u64,
+    sh_req: u64,
+    sh_wf: u64,
+    occupancy: f64,
+    est: f64,
+    measured: Option<f64>,
+    instructions: u64,
+    wall: f64,
+}
+
+fn rows(launches: &[Launch]) -> BTreeMap<String, Row> {
+    let mut m: BTreeMap<String, Row> = BTreeMap::new();
+    for l in launches {
+        let r = m.entry(l.kernel.clone()).or_default();
+        r.launches += 1;
+        if let Some(c) = &l.counters {
+            r.ld_req += c.global_load_requests;
+            r.ld_sec += c.global_load_sectors;
+            r.st_req += c.global_store_requests;
+            r.st_sec += c.global_store_sectors;
+            r.sh_req += c.shared_load_requests + c.shared_store_requests;
+            r.sh_wf += c.shared_load_wavefronts + c.shared_store_wavefronts;
+            r.instructions += c.instructions;
+        }
+        r.occupancy = r.occupancy.max(l.occupancy.unwrap_or(0.0));
+        r.est += l.estimated_time_s.unwrap_or(0.0);
+        if let Some(t) = l.measured_time_s {
+            r.measured = Some(r.measured.unwrap_or(0.0) + t);
+        }
+        r.wall += l.wall_time_s;
+    }
+    m
+}
+
+fn ratio(a: u64, b: u64) -> Option<f64> {
+    (b > 0).then(|| a as f64 / b as f64)
+}
+
+/// Builds and runs one program with one pipeline; returns its launches.
+fn measure(
+    args: &Args,
+    program: &str,
+    pipeline: &str,
+    dir: &std::path::Path,
+) -> Result<Vec<Launch>, String> {
+    let mut cflags: Vec<String> = args.include.iter().map(|i| format!("-I{i}")).collect();
+    cflags.extend(args.define.iter().map(|d| format!("-D{d}")));
+    let stem = std::path::Path::new(program)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let exe = dir.join(format!("{stem}.{pipeline}"));
+    let p = tessel::program::ProgramOptions {
+        inputs: vec![program.to_string()],
+        cflags,
+        xclang: Vec::new(),
+        opt_level: 3,
+        offload_arch: None,
+        map: map_of(pipeline),
+        output: exe.clone(),
+        functions: Vec::new(),
+    };
+    tessel::program::build_program(&p).map_err(|f| f.0.join("\n"))?;
+    let prof = dir.join(format!("{stem}.{pipeline}.json"));
+    let mut cmd = Command::new(&exe);
+    cmd.env("TESSEL_DEVICE", &args.device)
+        .env("TESSEL_PROFILE", &prof);
+    if let Some(g) = &args.gpu {
+        cmd.env("TESSEL_GPU", g);
+    }
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let tail: Vec<&str> = err.lines().rev().take(3).collect();
+        return Err(format!(
+            "{program} exited with {}: {}",
+            out.status,
+            tail.into_iter().rev().collect::<Vec<_>>().join(" | ")
+        ));
+    }
+    let text = std::fs::read_to_string(&prof)
+        .map_err(|e| format!("{program}: no profile written: {e}"))?;
+    parse_launches(&text).map_err(|e| format!("{program}: {e}"))
+}
+
+fn fmt(v: Option<f64>, prec: usize) -> String {
+    v.map_or("-".into(), |x| format!("{x:.prec$}"))
+}
+
+fn main() -> ExitCode {
+    let args = match Args::try_parse() {
+        Ok(a) => a,
+        Err(e) => {
+            let code = if e.use_stderr() { 1 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let dir = match tempfile::tempdir() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let tty = std::io::stderr().is_terminal();
+    let n = args.programs.len();
+    let mut table: Vec<(String, String, Row, Option<Row>)> = Vec::new();
+    let mut failures = 0;
+    let (mut instr, mut wall) = (0u64, 0f64);
+    let started = std::time::Instant::now();
+    for (i, prog) in args.programs.iter().enumerate() {
+        let name = std::path::Path::new(prog)
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if tty {
+            let done = i * 30 / n.max(1);
+            eprint!(
+                "\r[{}{}] {}/{} {:<24}",
+                "#".repeat(done),
+                " ".repeat(30 - done),
+                i + 1,
+                n,
+                name
+            );
+            let _ = std::io::stderr().flush();
+        }
+        let main = measure(&args, prog, &args.pipeline, dir.path());
+        let base = args
+            .baseline
+            .as_ref()
+            .map(|b| measure(&args, prog, b, dir.path()));
+        let (main, base) = match (main, base) {
+            (Ok(m), None) => (m, None),
+            (Ok(m), Some(Ok(b))) => (m, Some(b)),
+            (Err(e), _) | (_, Some(Err(e))) => {
+                if tty {
+                    eprintln!();
+                }
+                eprintln!("error: {e}");
+                failures += 1;
+                continue;
+            }
+        };
+        let base_rows = base.as_deref().map(rows);
+        for (k, r) in rows(&main) {
+            instr += r.instructions;
+            wall += r.wall;
+            let b = base_rows.as_ref().and_then(|m| m.get(&k).cloned());
+            table.push((name.clone(), k, r, b));
+        }
+    }
+    if tty {
+        eprint!("\r{}\r", " ".repeat(70));
+    }
+    if args.json {
+        let body: Vec<String> = table
+            .iter()
+            .map(|(p, k, r, b)| {
+                let opt = |v: Option<f64>| v.map_or("null".into(), |x| format!("{x:e}"));
+                format!(
+                    "  {{\"program\": {}, \"kernel\": {}, \"launches\": {}, \"load_sectors_per_request\": {}, \"store_sectors_per_request\": {}, \"bank_conflict_ways\": {}, \"occupancy\": {}, \"estimated_time_s\": {}, \"measured_time_s\": {}, \"baseline_estimated_time_s\": {}}}",
+                    tessel_runtime::profile::json_str(p),
+                    tessel_runtime::profile::json_str(k),
+                    r.launches,
+                    opt(ratio(r.ld_sec, r.ld_req)),
+                    opt(ratio(r.st_sec, r.st_req)),
+                    opt(ratio(r.sh_wf, r.sh_req)),
+                    opt(Some(r.occupancy)),
+                    opt(Some(r.est)),
+                    opt(r.measured),
+                    opt(b.as_ref().map(|b| b.est)),
+                )
+            })
+            .collect();
+        println!("[\n{}\n]", body.join(",\n"));
+    } else {
+        let base_name = args.baseline.clone().unwrap_or_default();
+        println!(
+            "{:<14} {:<22} {:>6} {:>8} {:>8} {:>6} {:>6} {:>12} {:>12} {:>14} {:>8}",
+            "program",
+            "kernel",
+            "launch",
+            "ld s/r",
+            "st s/r",
+            "bank",
+            "occ",
+            "est (us)",
+            "meas (us)",
+            if base_name.is_empty() {
+                "baseline (us)".to_string()
+            } else {
+                format!("{base_name} (us)")
+            },
+            "speedup"
+        );
+        for (p, k, r, b) in &table {
+            let be = b.as_ref().map(|b| b.est * 1e6);
+            println!(
+                "{:<14} {:<22} {:>6} {:>8} {:>8} {:>6} {:>6.2} {:>12.2} {:>12} {:>14} {:>8}",
+                p,
+                k,
+                r.launches,
+                fmt(ratio(r.ld_sec, r.ld_req), 2),
+                fmt(ratio(r.st_sec, r.st_req), 2),
+                fmt(ratio(r.sh_wf, r.sh_req), 2),
+                r.occupancy,
+                r.est * 1e6,
+                fmt(r.measured.map(|m| m * 1e6), 2),
+                fmt(be, 2),
+                fmt(be.map(|b| b / (r.est * 1e6)), 2),
+            );
+        }
+        eprintln!(
+            "tessel-bench: {} kernels of {} programs in {:.1} s; sim ran {} thread instructions in {:.2} s ({:.1} M/s)",
+            table.len(),
+            n - failures,
+            started.elapsed().as_secs_f64(),
+            instr,
+            wall,
+            if wall > 0.0 { instr as f64 / wall / 1e6 } else { 0.0 }
+        );
+    }
+    if failures > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
