@@ -45,3 +45,6 @@ if ptxas:
     config.substitutions.append(("%ptxas", ptxas))
 else:
     lit_config.note("ptxas not found: PTX is not checked by ptxas (run tools/setup.sh)")
+
+# The runtime library programs built from `tesselc -c` objects link with.
+config.substitutions.append(("%tessel_runtime", os.path.join(bin_dir, "libtessel_runtime.a")))

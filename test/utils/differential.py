@@ -11,6 +11,7 @@ for integers). Two modes:
 Prints one line per kernel and 'N passed, M failed'.
 
 usage: differential.py [--mode=emulated|sim] KERNEL_DIR [KERNEL.c ...] [-- extra C flags]
+       differential.py --numdiff EXPECTED GOT [--float]   (compare two outputs' numbers)
 """
 import concurrent.futures
 import os
@@ -88,6 +89,11 @@ def compare(name, src, want, got):
 
 def main():
     args = sys.argv[1:]
+    if args and args[0] == "--numdiff":
+        src = "float" if "--float" in args else ""
+        _, err = compare(args[2], src, open(args[1]).read(), open(args[2]).read())
+        print(f"numdiff: {err}" if err else "numdiff: same numbers")
+        sys.exit(1 if err else 0)
     mode = "emulated"
     if args and args[0].startswith("--mode="):
         mode = args.pop(0).split("=", 1)[1]
