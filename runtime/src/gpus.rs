@@ -20,17 +20,18 @@
 //!
 //! # Time model
 //!
-//! For one launch, with `W` warps in all, `B` resident blocks per SM (occupancy below)
+//! For one launch, with `B` resident blocks per SM (occupancy below)
 //! and `S` SMs:
 //! * memory: `global sectors × 32 B / DRAM bandwidth` (every sector from DRAM: no cache);
 //! * shared: `shared wavefronts / (S × clock)` (one wavefront per SM per cycle);
 //! * compute: per class, `warp instructions × 32 / (lanes per SM × S × clock)` summed
 //!   over classes (FP32, FP64, SFU, INT; loads, stores, control and the rest issue at 4
 //!   warp instructions per SM per cycle);
-//! * latency: a warp that runs alone waits out each instruction: ALU 4 cycles, SFU 16,
-//!   shared 30, global 500, barrier 20. The warps resident on an SM overlap these waits,
-//!   so the launch needs `waves = ceil(blocks / (S × B))` rounds of the average warp's
-//!   latency chain, `waves × chain / clock`;
+//! * latency: a warp that runs alone waits out each of its instructions: ALU 4 cycles
+//!   (FP64 8), SFU 16, shared and local 30, global loads 400, barriers 20; a block takes
+//!   its slowest warp's chain (sim sums these per warp). Warps resident together
+//!   overlap their waits, and each of the `S × B` resident-block slots runs its share of
+//!   the blocks in turn: `max(Σ block chains / (S × B), longest block chain) / clock`;
 //! * time = launch overhead (3 µs) + max(memory, shared, compute, latency).
 //!
 //! Occupancy thus acts twice: it bounds how many warps hide each other's latency (few
@@ -341,16 +342,9 @@ impl Gpu {
             - class("convert"))
             / (4.0 * sms_used * hz);
         let compute = alu + other;
-        let warps = blocks * threads_per_block.div_ceil(self.warp as u64);
-        let chain_total = (class("int") + class("fp32") + class("fp64") + class("convert")) * 4.0
-            + class("sfu") * 16.0
-            + class("shared") * 30.0
-            + (class("global") + class("local")) * 500.0
-            + class("barrier") * 20.0
-            + (class("control") + class("special")) * 4.0;
-        let chain = chain_total / warps.max(1) as f64;
-        let waves = blocks.div_ceil(self.sms as u64 * per_sm) as f64;
-        let latency = waves * chain / hz;
+        // Each resident block slot of each SM runs its blocks one after another.
+        let slots = (self.sms as u64 * per_sm) as f64;
+        let latency = (c.block_chain_sum as f64 / slots).max(c.block_chain_max as f64) / hz;
         3e-6 + mem.max(shared).max(compute).max(latency)
     }
 }

@@ -67,6 +67,9 @@ pub struct Counters {
     pub classes: [u64; 11],
     /// Warp instructions per class of [`CLASSES`].
     pub warp_classes: [u64; 11],
+    /// Latency-chain cycles of the blocks (each its slowest warp's), summed and maximum.
+    pub block_chain_sum: u64,
+    pub block_chain_max: u64,
 }
 
 impl Launch {

@@ -178,6 +178,9 @@ enum Lane {
 }
 
 struct Warp {
+    /// Cycles this warp would wait for its own instructions, alone on an SM
+    /// ([`LATENCY`]; global loads [`LOAD_LATENCY`]).
+    chain: u64,
     regs: Vec<u64>,
     pc: [u32; WARP],
     state: [Lane; WARP],
@@ -219,6 +222,11 @@ const CLS_LOCAL: usize = 7;
 const CLS_CONTROL: usize = 8;
 const CLS_BARRIER: usize = 9;
 const CLS_SPECIAL: usize = 10;
+
+/// Cycles a lone warp waits per instruction of each class (the time model's latency
+/// term, [`crate::gpus`]); global loads wait [`LOAD_LATENCY`] instead.
+const LATENCY: [u64; 11] = [4, 4, 8, 16, 4, 4, 30, 30, 4, 20, 4];
+const LOAD_LATENCY: u64 = 400;
 
 fn sext(v: u64, bits: u32) -> i64 {
     if bits >= 64 {
@@ -578,6 +586,7 @@ impl Ctx<'_> {
                 self.c.instructions += n;
                 self.c.warp_classes[cls] += 1;
                 self.c.classes[cls] += n;
+                w.chain += LATENCY[cls];
                 let r = &mut w.regs;
                 match inst {
                     Inst::Bin { op, ty, d, a, b } => {
@@ -664,7 +673,12 @@ impl Ctx<'_> {
                         let d = *d as usize * WARP;
                         lanes(mask, |l| r[d + l] = v);
                     }
-                    Inst::Load { d, mem, idx } => self.memory(w, mask, *mem, idx, *d, false)?,
+                    Inst::Load { d, mem, idx } => {
+                        if cls == CLS_GLOBAL {
+                            w.chain += LOAD_LATENCY - LATENCY[CLS_GLOBAL];
+                        }
+                        self.memory(w, mask, *mem, idx, *d, false)?
+                    }
                     Inst::Store { v, mem, idx } => self.memory(w, mask, *mem, idx, *v, true)?,
                     Inst::Br { target, moves } => {
                         lanes(mask, |l| {
@@ -1174,6 +1188,7 @@ impl Device for Sim {
         let nwarps = tpb.div_ceil(WARP as u64) as usize;
         let mut warps: Vec<Warp> = (0..nwarps)
             .map(|_| Warp {
+                chain: 0,
                 regs: vec![0; k.nregs as usize * WARP],
                 pc: [0; WARP],
                 state: [Lane::Exited; WARP],
@@ -1207,6 +1222,7 @@ impl Device for Sim {
                                 w.regs[*r as usize * WARP..(*r as usize + 1) * WARP].fill(*v);
                             }
                             w.private.fill(0);
+                            w.chain = 0;
                         }
                         loop {
                             for w in warps.iter_mut() {
@@ -1244,7 +1260,12 @@ impl Device for Sim {
                                 }
                             }
                             match (at, exited) {
-                                (None, _) => break,
+                                (None, _) => {
+                                    let chain = warps.iter().map(|w| w.chain).max().unwrap_or(0);
+                                    ctx.c.block_chain_sum += chain;
+                                    ctx.c.block_chain_max = ctx.c.block_chain_max.max(chain);
+                                    break;
+                                }
                                 (Some((pc, t)), Some(e)) => {
                                     return Err(format!(
                                         "kernel '{}' {}: barrier divergence: it waits at barrier #{pc} but thread ({}, {}, {}) has returned without reaching it",
