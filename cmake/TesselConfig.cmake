@@ -4,8 +4,8 @@
 #   add_executable(app main.c)
 #   tessel_compile_kernels(app
 #     SOURCES gemm.c jacobi2d.c
-#     OFFLOAD_ARCH sm_90 gfx942
-#     FLAGS --tile-sizes=32,32)
+#     OFFLOAD_ARCH sm_90
+#     FLAGS -DSMALL_DATASET)
 #
 # Variables (all may be preset with -D or set() before find_package):
 #   TESSELC_EXECUTABLE      the tesselc driver; searched for on PATH and in the
@@ -40,7 +40,7 @@ endif()
 
 # tessel_compile_kernels(<target>
 #     SOURCES <file.c>...
-#     OFFLOAD_ARCH <arch>...
+#     OFFLOAD_ARCH <arch>
 #     [FLAGS <tesselc flag>...]
 #     [OUTPUT_DIR <dir>])
 #
@@ -49,19 +49,20 @@ endif()
 #
 # For every source file it adds a build-time custom command
 #
-#   tesselc -c <source> --offload-arch=<arch1> [--offload-arch=<arch2> ...]
-#           [FLAGS...] -o <OUTPUT_DIR>/<name>.o
+#   tesselc -c <source> --offload-arch=<arch> [FLAGS...] -o <OUTPUT_DIR>/<name>.o
 #
 # that re-runs when the source or tesselc changes. Each output is a host
-# object file: the kernels' device images (PTX, or cubin when ptxas is
-# available, for sm_* targets; HSACO for gfx* targets) embedded as data, plus
+# object file: the kernels' device images (sim's form of every kernel, PTX and,
+# when ptxas is available, cubin for sm_* targets; HSACO for gfx* targets)
+# embedded as data, plus
 # the host functions with the original C signatures that load them and launch
 # them through the Tessel runtime. The objects are added to <target> as
 # sources (EXTERNAL_OBJECT), so they link like any other object file, and
 # TESSEL_RUNTIME_LIBRARY is linked when known.
 #
 #   SOURCES       C files, relative to the current source directory or absolute
-#   OFFLOAD_ARCH  one or more GPU targets: sm_NN[a] (NVIDIA), gfxNNN (AMD)
+#   OFFLOAD_ARCH  the GPU target: sm_NN[a] (NVIDIA) or gfxNNN (AMD); one per
+#                 object (the sim form is always embedded)
 #   FLAGS         extra tesselc arguments, passed through unchanged
 #   OUTPUT_DIR    where the objects go; default
 #                 ${CMAKE_CURRENT_BINARY_DIR}/tessel/<target>
@@ -87,6 +88,11 @@ function(tessel_compile_kernels target)
       "set TESSELC_EXECUTABLE")
   endif()
 
+  list(LENGTH ARG_OFFLOAD_ARCH n_arch)
+  if(n_arch GREATER 1)
+    message(FATAL_ERROR "tessel_compile_kernels(${target}): one OFFLOAD_ARCH per "
+      "target (got ${ARG_OFFLOAD_ARCH})")
+  endif()
   set(arch_flags)
   foreach(arch IN LISTS ARG_OFFLOAD_ARCH)
     if(NOT arch MATCHES "^(sm_[0-9]+[af]?|gfx[0-9][0-9a-z]*)$")
@@ -121,6 +127,6 @@ function(tessel_compile_kernels target)
   set_source_files_properties(${objects} PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
   target_sources(${target} PRIVATE ${objects})
   if(TESSEL_RUNTIME_LIBRARY)
-    target_link_libraries(${target} PRIVATE "${TESSEL_RUNTIME_LIBRARY}")
+    target_link_libraries(${target} PRIVATE "${TESSEL_RUNTIME_LIBRARY}" m dl pthread)
   endif()
 endfunction()

@@ -170,7 +170,7 @@ pub fn record(l: Launch) {
     }
 }
 
-/// Writes the launches recorded so far to `TESSEL_PROFILE` (`-` is stderr).
+/// Writes the launches recorded so far to `TESSEL_PROFILE`.
 pub fn flush() {
     let Some(path) = std::env::var_os("TESSEL_PROFILE") else {
         return;
@@ -178,9 +178,7 @@ pub fn flush() {
     let ls = LAUNCHES.lock().unwrap_or_else(|p| p.into_inner());
     let body: Vec<String> = ls.iter().map(|l| format!("  {}", l.to_json())).collect();
     let text = format!("[\n{}\n]\n", body.join(",\n"));
-    if path == "-" {
-        eprint!("{text}");
-    } else if let Err(e) = std::fs::write(&path, text) {
+    if let Err(e) = std::fs::write(&path, text) {
         eprintln!(
             "error: tessel runtime: cannot write TESSEL_PROFILE file {}: {e}",
             std::path::Path::new(&path).display()

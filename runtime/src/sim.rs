@@ -1377,3 +1377,135 @@ impl Device for Sim {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arithmetic_in_the_kernels_types() {
+        // i32 wraps at 32 bits; signed division rounds toward zero; ceil/floor division.
+        assert_eq!(bin(BinOp::Add, Ty::I32, 0xffff_ffff, 1), Ok(0));
+        assert_eq!(
+            bin(BinOp::DivS, Ty::I32, (-7i32) as u32 as u64, 2),
+            Ok((-3i32) as u32 as u64)
+        );
+        assert_eq!(bin(BinOp::CeilDivS, Ty::I64, 7, 2), Ok(4));
+        assert_eq!(
+            bin(BinOp::FloorDivS, Ty::I64, (-7i64) as u64, 2),
+            Ok((-4i64) as u64)
+        );
+        assert_eq!(
+            bin(BinOp::CeilDivS, Ty::I64, (-7i64) as u64, 2),
+            Ok((-3i64) as u64)
+        );
+        assert!(bin(BinOp::DivS, Ty::I32, 1, 0).is_err());
+        // f32 arithmetic rounds to f32, not f64.
+        let third = bin(BinOp::FDiv, Ty::F32, b32(1.0), b32(3.0)).unwrap();
+        assert_eq!(f32v(third), 1.0f32 / 3.0f32);
+        assert!(cmp(2, Ty::I32, (-1i32) as u32 as u64, 0)); // slt
+        assert!(!cmp(6, Ty::I32, (-1i32) as u32 as u64, 0)); // ult
+        assert!(cmp(114, Ty::F64, b64(f64::NAN), b64(1.0))); // uno
+        assert_eq!(
+            cast(CastOp::ExtS, Ty::I32, Ty::I64, 0xffff_fffe),
+            (-2i64) as u64
+        );
+        assert_eq!(
+            f64v(cast(CastOp::SIToFP, Ty::I32, Ty::F64, 0xffff_fffe)),
+            -2.0
+        );
+    }
+
+    #[test]
+    fn runs_a_kernel_and_counts_it() {
+        // out[tid] = 2 * tid over 2 blocks of 48 threads (a partial second warp).
+        let k = Kernel {
+            name: "twice".into(),
+            args: vec![Arg::MemRef { slot: 0, rank: 1 }],
+            nregs: 6,
+            consts: vec![(1, 2), (5, 48)],
+            code: vec![
+                Inst::Special {
+                    d: 0,
+                    s: Special::ThreadId(0),
+                },
+                Inst::Special {
+                    d: 3,
+                    s: Special::BlockId(0),
+                },
+                Inst::Bin {
+                    op: BinOp::Mul,
+                    ty: Ty::I64,
+                    d: 4,
+                    a: 3,
+                    b: 5,
+                },
+                Inst::Bin {
+                    op: BinOp::Add,
+                    ty: Ty::I64,
+                    d: 4,
+                    a: 4,
+                    b: 0,
+                },
+                Inst::Bin {
+                    op: BinOp::Mul,
+                    ty: Ty::I64,
+                    d: 2,
+                    a: 4,
+                    b: 1,
+                },
+                Inst::Store {
+                    v: 2,
+                    mem: 0,
+                    idx: vec![4],
+                },
+                Inst::Return,
+            ],
+            slots: vec![MemSlot {
+                space: Space::Global,
+                elem: Ty::I64,
+                rank: 1,
+                arg: 0,
+                offset: 0,
+                shape: vec![-1],
+            }],
+            shared_bytes: 0,
+            private_bytes: 0,
+            registers: 0,
+        };
+        let mut sim = Sim::new().unwrap();
+        let fb = FatBinary {
+            sim: vec![k],
+            ..Default::default()
+        };
+        let m = sim.load(&fb.encode()).unwrap();
+        let f = sim.function(m, "twice").unwrap();
+        let buf = sim.alloc(96 * 8).unwrap();
+        assert_eq!(buf as usize % 256, 0);
+        let (mut p0, mut p1, mut off, mut size, mut stride) =
+            (buf as u64, buf as u64, 0u64, 96u64, 1u64);
+        let params: Vec<*mut c_void> = [&mut p0, &mut p1, &mut off, &mut size, &mut stride]
+            .into_iter()
+            .map(|r| r as *mut u64 as *mut c_void)
+            .collect();
+        let l = sim.launch(f, [2, 1, 1], [48, 1, 1], 0, &params).unwrap();
+        let mut out = vec![0u64; 96];
+        sim.memcpy(out.as_mut_ptr() as *mut c_void, buf, 96 * 8)
+            .unwrap();
+        assert!(out.iter().enumerate().all(|(i, v)| *v == 2 * i as u64));
+        let c = l.counters.unwrap();
+        // 2 blocks x 2 warps, 7 instructions each; 96 threads x 7.
+        assert_eq!(c.warp_instructions, 28);
+        assert_eq!(c.instructions, 96 * 7);
+        // Stores: per block a full warp (32 x 8 bytes = 8 sectors) and 16 lanes (4 sectors,
+        // 128-byte aligned in the second block, straddling in the first: 4 either way).
+        assert_eq!(c.global_store_requests, 4);
+        assert_eq!(c.global_store_sectors, 8 + 4 + 8 + 4);
+        // A launch with the wrong number of parameters is refused.
+        assert!(sim
+            .launch(f, [1, 1, 1], [1, 1, 1], 0, &params[..3])
+            .is_err());
+        sim.free(buf).unwrap();
+        assert!(sim.free(buf).is_err());
+    }
+}

@@ -540,7 +540,7 @@ pub fn emit_module(scops: &[Scop], pars: &[Parallelism], opts: MapOptions) -> St
         b.line("return");
         if opts.emulate || opts.c_abi {
             out += &format!(
-                "  func.func @\"{}.impl\"({}) {{\n{}  }}\n",
+                "  func.func private @\"{}.impl\"({}) {{\n{}  }}\n",
                 ident(&scop.name),
                 signature(scop).join(", "),
                 b.out
