@@ -43,14 +43,16 @@ impl Severity {
     }
 }
 
-fn string_ref(s: &str) -> MlirStringRef {
+pub(crate) fn string_ref(s: &str) -> MlirStringRef {
     MlirStringRef {
         data: s.as_ptr() as *const _,
         length: s.len(),
     }
 }
 
-unsafe fn from_string_ref(s: MlirStringRef) -> String {
+/// # Safety
+/// `s` points to `s.length` readable bytes (or is null).
+pub(crate) unsafe fn from_string_ref(s: MlirStringRef) -> String {
     if s.data.is_null() {
         return String::new();
     }
@@ -318,6 +320,39 @@ pub fn gpu_objects(m: &Module<'_>) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+extern "C" fn print_to_string(s: MlirStringRef, data: *mut c_void) {
+    // SAFETY: `data` is the `String` the printing call below passes.
+    unsafe { (*(data as *mut String)).push_str(&from_string_ref(s)) };
+}
+
+/// An attribute as MLIR prints it.
+///
+/// # Safety
+/// `a` is a valid attribute of a live context.
+pub(crate) unsafe fn print_attr(a: MlirAttribute) -> String {
+    let mut out = String::new();
+    mlirAttributePrint(
+        a,
+        Some(print_to_string),
+        &mut out as *mut String as *mut c_void,
+    );
+    out
+}
+
+/// A type as MLIR prints it.
+///
+/// # Safety
+/// `t` is a valid type of a live context.
+pub(crate) unsafe fn print_type(t: MlirType) -> String {
+    let mut out = String::new();
+    mlirTypePrint(
+        t,
+        Some(print_to_string),
+        &mut out as *mut String as *mut c_void,
+    );
+    out
+}
+
 /// Replaces the objects of the top-level `gpu.binary @name` by one object holding
 /// `data` (format `bin`, same target), which `gpu-to-llvm`'s translation embeds and
 /// passes to `mgpuModuleLoad`.
@@ -342,12 +377,7 @@ pub fn set_gpu_binary(m: &Module<'_>, name: &str, data: &[u8]) -> Result<(), Str
             {
                 let objs = mlirOperationGetAttributeByName(op, string_ref("objects"));
                 let first = mlirArrayAttrGetElement(objs, 0);
-                let target = mlirGPUObjectAttrGetTarget(first);
-                let mut tt = String::new();
-                extern "C" fn cb(s: MlirStringRef, data: *mut c_void) {
-                    unsafe { (*(data as *mut String)).push_str(&from_string_ref(s)) };
-                }
-                mlirAttributePrint(target, Some(cb), &mut tt as *mut String as *mut c_void);
+                let tt = print_attr(mlirGPUObjectAttrGetTarget(first));
                 let text = format!("[#gpu.object<{tt}, bin = \"{esc}\">]");
                 let ctx = mlirOperationGetContext(op);
                 let attr = mlirAttributeParseGet(ctx, string_ref(&text));

@@ -13,44 +13,13 @@
 //! constants hoisted, blocks laid out in order with resolved branch targets, block
 //! arguments as parallel copies on the branches that reach them.
 
+use crate::mlir::{from_string_ref as str_of, print_attr, print_type, string_ref as sref};
 use mlir_sys::*;
 use std::collections::HashMap;
 use tessel_runtime::bytecode::*;
 
-fn sref(s: &str) -> MlirStringRef {
-    MlirStringRef {
-        data: s.as_ptr() as *const _,
-        length: s.len(),
-    }
-}
-
-unsafe fn str_of(s: MlirStringRef) -> String {
-    if s.data.is_null() {
-        return String::new();
-    }
-    String::from_utf8_lossy(std::slice::from_raw_parts(s.data as *const u8, s.length)).into_owned()
-}
-
 unsafe fn op_name(op: MlirOperation) -> String {
     str_of(mlirIdentifierStr(mlirOperationGetName(op)))
-}
-
-unsafe fn print_attr(a: MlirAttribute) -> String {
-    extern "C" fn cb(s: MlirStringRef, data: *mut std::ffi::c_void) {
-        unsafe { (*(data as *mut String)).push_str(&str_of(s)) };
-    }
-    let mut out = String::new();
-    mlirAttributePrint(a, Some(cb), &mut out as *mut String as *mut _);
-    out
-}
-
-unsafe fn print_type(t: MlirType) -> String {
-    extern "C" fn cb(s: MlirStringRef, data: *mut std::ffi::c_void) {
-        unsafe { (*(data as *mut String)).push_str(&str_of(s)) };
-    }
-    let mut out = String::new();
-    mlirTypePrint(t, Some(cb), &mut out as *mut String as *mut _);
-    out
 }
 
 unsafe fn attr(op: MlirOperation, name: &str) -> Option<MlirAttribute> {

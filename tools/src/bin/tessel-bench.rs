@@ -10,6 +10,9 @@
 //! papers 003 and 004 start from), `small` (8x4 and 32-thread blocks).
 
 use clap::Parser;
+
+#[path = "../cli.rs"]
+mod cli;
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::process::{Command, ExitCode};
@@ -163,13 +166,9 @@ fn fmt(v: Option<f64>, prec: usize) -> String {
 }
 
 fn main() -> ExitCode {
-    let args = match Args::try_parse() {
+    let args: Args = match cli::parse() {
         Ok(a) => a,
-        Err(e) => {
-            let code = if e.use_stderr() { 1 } else { 0 };
-            let _ = e.print();
-            return ExitCode::from(code);
-        }
+        Err(code) => return code,
     };
     let dir = match tempfile::tempdir() {
         Ok(d) => d,

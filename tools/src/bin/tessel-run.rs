@@ -8,6 +8,9 @@
 //! `_f64`, `_i32`, `_i64`).
 
 use clap::Parser;
+
+#[path = "../cli.rs"]
+mod cli;
 use std::process::{Command, ExitCode};
 use tessel::program::{clang, runtime_lib};
 
@@ -47,13 +50,9 @@ fn fail(msg: &str) -> ExitCode {
 }
 
 fn main() -> ExitCode {
-    let args = match Args::try_parse() {
+    let args: Args = match cli::parse() {
         Ok(a) => a,
-        Err(e) => {
-            let code = if e.use_stderr() { 1 } else { 0 };
-            let _ = e.print();
-            return ExitCode::from(code);
-        }
+        Err(code) => return code,
     };
     let text = match std::fs::read_to_string(&args.input) {
         Ok(t) => t,

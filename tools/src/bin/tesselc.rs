@@ -4,6 +4,9 @@
 //! with the same C symbols, `--emit=KIND` one intermediate form.
 
 use clap::Parser;
+
+#[path = "../cli.rs"]
+mod cli;
 use std::io::Write;
 use std::process::ExitCode;
 use tessel::pipeline::{compile, CompileOptions, Emit};
@@ -57,13 +60,9 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    let args = match Args::try_parse() {
+    let args: Args = match cli::parse() {
         Ok(a) => a,
-        Err(e) => {
-            let code = if e.use_stderr() { 1 } else { 0 };
-            let _ = e.print();
-            return ExitCode::from(code);
-        }
+        Err(code) => return code,
     };
     let level = match args.verbose {
         0 => "warn",
