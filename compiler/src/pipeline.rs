@@ -426,7 +426,7 @@ fn ptxas(ptx: &[u8], arch: &str, opt: u8) -> Result<Vec<u8>, Failure> {
     std::fs::read(&dst).map_err(|e| Failure(vec![format!("error: {e}")]))
 }
 
-fn llvm_tool(name: &str) -> std::path::PathBuf {
+pub(crate) fn llvm_tool(name: &str) -> std::path::PathBuf {
     let p = Path::new("/usr/lib/llvm-22/bin").join(name);
     if p.exists() {
         p

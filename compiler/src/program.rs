@@ -110,7 +110,25 @@ fn rewrite(input: &str, text: &str, scops: &[crate::scop::Scop]) -> Result<Strin
     for (b, e, t) in edits {
         out.replace_range(b..e, &t);
     }
+    // File-scope arrays the kernels use must survive in clang's object even when only the
+    // replaced regions used them; `globalize` then makes static ones visible to the linker.
+    for g in global_arrays(scops) {
+        out += &format!("\nstatic void *const __tessel_keep_{g} __attribute__((used)) = (void *)&{g};\n");
+    }
     Ok(format!("#line 1 {quoted}\n{out}"))
+}
+
+/// File-scope arrays the SCoPs use (the kernel object refers to them by name).
+fn global_arrays(scops: &[crate::scop::Scop]) -> Vec<String> {
+    let mut v: Vec<String> = scops
+        .iter()
+        .flat_map(|s| &s.arrays)
+        .filter(|a| a.kind == crate::scop::ArrayKind::Global)
+        .map(|a| a.name.clone())
+        .collect();
+    v.sort();
+    v.dedup();
+    v
 }
 
 /// Builds and links the program.
@@ -188,6 +206,16 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
                 .arg(&o),
             &format!("clang ({input})"),
         )?;
+        let globals = global_arrays(&scops);
+        if !globals.is_empty() {
+            // A `static` array keeps its name in the symbol table; make it global so the
+            // kernel object's reference resolves to it.
+            let mut cmd = Command::new(crate::pipeline::llvm_tool("llvm-objcopy"));
+            for g in &globals {
+                cmd.arg(format!("--globalize-symbol={g}"));
+            }
+            run(cmd.arg(&o), "llvm-objcopy")?;
+        }
         objects.push(o);
     }
     if !any_scop {
