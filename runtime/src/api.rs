@@ -240,7 +240,7 @@ pub extern "C" fn mgpuSetDefaultDevice(_device: i32) {}
 pub extern "C" fn mgpuMemAlloc(
     bytes: u64,
     _stream: *mut c_void,
-    _host_shared: bool,
+    _host_shared: u8,
 ) -> *mut c_void {
     check(rt().device.alloc(bytes))
 }
