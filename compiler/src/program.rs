@@ -113,7 +113,9 @@ fn rewrite(input: &str, text: &str, scops: &[crate::scop::Scop]) -> Result<Strin
     // File-scope arrays the kernels use must survive in clang's object even when only the
     // replaced regions used them; `globalize` then makes static ones visible to the linker.
     for g in global_arrays(scops) {
-        out += &format!("\nstatic void *const __tessel_keep_{g} __attribute__((used)) = (void *)&{g};\n");
+        out += &format!(
+            "\nstatic void *const __tessel_keep_{g} __attribute__((used)) = (void *)&{g};\n"
+        );
     }
     Ok(format!("#line 1 {quoted}\n{out}"))
 }

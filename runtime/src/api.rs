@@ -237,11 +237,7 @@ pub extern "C" fn mgpuEventRecord(_event: *mut c_void, _stream: *mut c_void) {}
 pub extern "C" fn mgpuSetDefaultDevice(_device: i32) {}
 
 #[no_mangle]
-pub extern "C" fn mgpuMemAlloc(
-    bytes: u64,
-    _stream: *mut c_void,
-    _host_shared: u8,
-) -> *mut c_void {
+pub extern "C" fn mgpuMemAlloc(bytes: u64, _stream: *mut c_void, _host_shared: u8) -> *mut c_void {
     check(rt().device.alloc(bytes))
 }
 

@@ -1,11 +1,17 @@
-//! The hip device: the HIP runtime (`libamdhip64.so`), loaded at run time. It loads the
-//! HSACO of Tessel's module container and mirrors the cuda device (event timing, no
-//! counters). It cannot be exercised on machines without ROCm; there it reports that the
-//! library is absent.
+//! The hip device: the HIP runtime of ROCm (`libamdhip64.so`, else `.so.6`, `.so.5`),
+//! loaded at run time with `libloading` so that nothing of ROCm is needed to build.
+//!
+//! [`Hip::open`] initializes the runtime and selects device 0. [`Device::load`] takes the
+//! `hsaco` entry of Tessel's module container ([`FatBinary`]); an image that is not a
+//! container is handed to `hipModuleLoadData` as it is (a code object or offload bundle).
+//! Launches mirror the cuda device: the `params` array `gpu-to-llvm` builds, run to
+//! completion, timed with events, registers and static shared memory from the function's
+//! attributes; no counters and no occupancy. It cannot be exercised on machines without
+//! ROCm; there [`Hip::open`] reports that the library is absent.
 
 use crate::api::Device;
 use crate::bytecode::FatBinary;
-use crate::cuda::api;
+use crate::cuda::{api, open_library};
 use crate::profile::Launch;
 use libloading::Library;
 use std::ffi::{c_char, c_void, CStr, CString};
@@ -16,6 +22,7 @@ api!("libamdhip64.so", Api {
     hipInit(u32);
     hipGetDeviceCount(*mut i32);
     hipSetDevice(i32);
+    hipDeviceGet(*mut i32, i32);
     hipDeviceGetName(*mut c_char, i32, i32);
     hipModuleLoadData(*mut P, *const c_void);
     hipModuleUnload(P);
@@ -31,58 +38,89 @@ api!("libamdhip64.so", Api {
     hipEventSynchronize(P);
     hipEventElapsedTime(*mut f32, P, P);
     hipEventDestroy(P);
+    hipDeviceSynchronize();
+} optional {
+    hipFuncGetAttribute(*mut i32, i32, P);
 });
 
 /// `hipMemcpyDefault`: the runtime tells host from device pointers.
 const HIP_MEMCPY_DEFAULT: i32 = 4;
+const HIP_ERROR_NO_DEVICE: i32 = 100;
+const HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: i32 = 1;
+const HIP_FUNC_ATTRIBUTE_NUM_REGS: i32 = 4;
 
+type ErrorText = unsafe extern "C" fn(i32) -> *const c_char;
+
+/// A kernel looked up in a loaded module.
+#[derive(Clone)]
+struct Function {
+    handle: P,
+    name: String,
+    registers: u32,
+    static_shared: u64,
+}
+
+/// The HIP device: the runtime library, device 0, and the modules and functions loaded
+/// so far (handed out as indices).
 pub struct Hip {
     api: Api,
-    error_string: Option<unsafe extern "C" fn(i32) -> *const c_char>,
+    error_name: Option<ErrorText>,
+    error_string: Option<ErrorText>,
     name: String,
     modules: Vec<Option<P>>,
-    functions: Vec<(P, String)>,
+    functions: Vec<Function>,
+    // Declared last so that it is dropped last: the function pointers point into it.
     _lib: Library,
 }
 
-// SAFETY: the runtime serializes every call through one mutex.
+// SAFETY: the raw pointers are HIP handles (modules, functions), valid on any thread of
+// the process; device 0 is every thread's default device. The runtime serializes every
+// call through one mutex.
 unsafe impl Send for Hip {}
 
 impl Hip {
+    /// Loads the HIP runtime, initializes it, and selects device 0.
     pub fn open() -> Result<Hip, String> {
-        // SAFETY: loading the system's HIP runtime library.
-        let lib = ["libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"]
-            .into_iter()
-            .find_map(|n| unsafe { Library::new(n).ok() })
-            .ok_or_else(|| "libamdhip64.so not found (no ROCm runtime)".to_string())?;
-        // SAFETY: the declared signatures are HIP's.
+        let lib = open_library(
+            &["libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"],
+            "libamdhip64.so not found (no ROCm runtime)",
+        )?;
+        // SAFETY: the declared signatures are HIP's; `lib` is kept in `Hip`.
         let api = unsafe { Api::load(&lib)? };
-        // SAFETY: as above.
-        let error_string = unsafe {
-            lib.get::<unsafe extern "C" fn(i32) -> *const c_char>(b"hipGetErrorString\0")
-                .ok()
-                .map(|s| *s)
+        let text = |n: &[u8]| {
+            // SAFETY: `const char *f(hipError_t)`, kept alive with `lib`.
+            unsafe { lib.get::<ErrorText>(n).ok().map(|s| *s) }
         };
+        let error_name = text(b"hipGetErrorName\0");
+        let error_string = text(b"hipGetErrorString\0");
         let mut h = Hip {
             api,
+            error_name,
             error_string,
             name: String::new(),
             modules: Vec::new(),
             functions: Vec::new(),
             _lib: lib,
         };
-        // SAFETY: runtime calls with valid out-pointers.
+        // SAFETY: runtime calls with valid out-pointers and buffer sizes.
         unsafe {
-            h.check((h.api.hipInit)(0), "hipInit")?;
+            let r = (h.api.hipInit)(0);
+            if r == HIP_ERROR_NO_DEVICE {
+                return Err("no HIP device (hipInit: hipErrorNoDevice)".into());
+            }
+            h.check(r, "hipInit")?;
             let mut n = 0;
-            h.check((h.api.hipGetDeviceCount)(&mut n), "hipGetDeviceCount")?;
-            if n < 1 {
+            let r = (h.api.hipGetDeviceCount)(&mut n);
+            if r == HIP_ERROR_NO_DEVICE || (r == 0 && n < 1) {
                 return Err("no HIP device".into());
             }
+            h.check(r, "hipGetDeviceCount")?;
             h.check((h.api.hipSetDevice)(0), "hipSetDevice")?;
+            let mut dev = 0;
+            h.check((h.api.hipDeviceGet)(&mut dev, 0), "hipDeviceGet")?;
             let mut buf = [0 as c_char; 256];
             h.check(
-                (h.api.hipDeviceGetName)(buf.as_mut_ptr(), 255, 0),
+                (h.api.hipDeviceGetName)(buf.as_mut_ptr(), buf.len() as i32 - 1, dev),
                 "hipDeviceGetName",
             )?;
             h.name = CStr::from_ptr(buf.as_ptr()).to_string_lossy().into_owned();
@@ -90,23 +128,66 @@ impl Hip {
         Ok(h)
     }
 
+    /// `hipErrorName (description)` for a status code.
+    fn error(&self, r: i32) -> String {
+        let text = |f: Option<ErrorText>| {
+            // SAFETY: HIP returns a static string (or null).
+            let s = unsafe { f?(r) };
+            // SAFETY: a NUL-terminated static string.
+            (!s.is_null()).then(|| unsafe { CStr::from_ptr(s) }.to_string_lossy().into_owned())
+        };
+        match (text(self.error_name), text(self.error_string)) {
+            (Some(n), Some(s)) => format!("{n} ({s})"),
+            (Some(n), None) => n,
+            (None, Some(s)) => format!("HIP error {r} ({s})"),
+            (None, None) => format!("HIP error {r}"),
+        }
+    }
+
     fn check(&self, r: i32, what: &str) -> Result<(), String> {
         if r == 0 {
-            return Ok(());
+            Ok(())
+        } else {
+            Err(format!("{what} failed: {}", self.error(r)))
         }
-        let msg = self
-            .error_string
-            // SAFETY: hipGetErrorString returns a static string.
-            .map(|f| unsafe { CStr::from_ptr(f(r)).to_string_lossy().into_owned() })
-            .unwrap_or_else(|| format!("HIP error {r}"));
-        Err(format!("{what} failed: {msg}"))
     }
 }
 
+impl Drop for Hip {
+    fn drop(&mut self) {
+        for m in self.modules.iter_mut().filter_map(Option::take) {
+            // SAFETY: a module this device loaded; failures at teardown are ignored.
+            unsafe { (self.api.hipModuleUnload)(m) };
+        }
+    }
+}
+
+/// A launch dimension as the runtime takes it.
+fn dim(v: u64, what: &str) -> Result<u32, String> {
+    u32::try_from(v).map_err(|_| format!("{what} dimension {v} exceeds the HIP limit"))
+}
+
+/// Destroys an event when dropped, so that a failed launch does not leak it.
+struct Event<'a>(&'a Api, P);
+impl Drop for Event<'_> {
+    fn drop(&mut self) {
+        if !self.1.is_null() {
+            // SAFETY: an event created by `hipEventCreate`.
+            unsafe { (self.0.hipEventDestroy)(self.1) };
+        }
+    }
+}
+
+// The `Device` trait takes device and host addresses as raw pointers in safe methods;
+// this code never dereferences them but hands them to HIP, and the `mgpu*` C ABI is the
+// boundary where callers vouch for them (as they do on the cuda device, whose driver
+// takes device pointers as integers).
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
 impl Device for Hip {
     fn kind(&self) -> &'static str {
         "hip"
     }
+
     fn gpu(&self) -> String {
         self.name.clone()
     }
@@ -116,14 +197,15 @@ impl Device for Hip {
         let code: &[u8] = match FatBinary::decode(image) {
             Some(fb) => {
                 owned = fb?.hsaco.ok_or(
-                    "the module image holds no HSACO (built for NVIDIA? use --offload-arch=gfxNNN)",
+                    "the module image holds no HSACO (built for NVIDIA or for sim only? \
+                     build with --offload-arch=gfxNNN)",
                 )?;
                 &owned
             }
             None => image,
         };
         let mut m: P = std::ptr::null_mut();
-        // SAFETY: `code` outlives the call.
+        // SAFETY: `code` outlives the call; the runtime copies what it keeps.
         self.check(
             unsafe { (self.api.hipModuleLoadData)(&mut m, code.as_ptr() as *const c_void) },
             "hipModuleLoadData",
@@ -133,8 +215,9 @@ impl Device for Hip {
     }
 
     fn unload(&mut self, module: usize) {
-        if let Some(Some(m)) = self.modules.get_mut(module).map(|m| m.take()) {
-            // SAFETY: a module this device loaded.
+        if let Some(m) = self.modules.get_mut(module).and_then(Option::take) {
+            // SAFETY: a module this device loaded; at process exit the runtime may already
+            // be shutting down, so failures are ignored.
             unsafe { (self.api.hipModuleUnload)(m) };
         }
     }
@@ -150,7 +233,20 @@ impl Device for Hip {
             unsafe { (self.api.hipModuleGetFunction)(&mut f, m, cname.as_ptr()) },
             &format!("hipModuleGetFunction({name})"),
         )?;
-        self.functions.push((f, name.to_string()));
+        let attr = |a: i32| {
+            let get = self.api.hipFuncGetAttribute?;
+            let mut v = 0;
+            // SAFETY: a function of a loaded module and a valid out-pointer.
+            (unsafe { get(&mut v, a, f) } == 0).then_some(v.max(0) as u32)
+        };
+        let registers = attr(HIP_FUNC_ATTRIBUTE_NUM_REGS).unwrap_or(0);
+        let static_shared = attr(HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES).unwrap_or(0) as u64;
+        self.functions.push(Function {
+            handle: f,
+            name: name.to_string(),
+            registers,
+            static_shared,
+        });
         Ok(self.functions.len() - 1)
     }
 
@@ -163,62 +259,77 @@ impl Device for Hip {
         params: &[*mut c_void],
     ) -> Result<Launch, String> {
         let t0 = std::time::Instant::now();
-        let (f, name) = self
+        let f = self
             .functions
             .get(function)
             .cloned()
             .ok_or("launch of an unknown function")?;
+        let name = &f.name;
+        let g = [
+            dim(grid[0], "grid")?,
+            dim(grid[1], "grid")?,
+            dim(grid[2], "grid")?,
+        ];
+        let b = [
+            dim(block[0], "block")?,
+            dim(block[1], "block")?,
+            dim(block[2], "block")?,
+        ];
         let a = &self.api;
-        let mut ps: Vec<P> = params.to_vec();
-        let (mut start, mut stop): (P, P) = (std::ptr::null_mut(), std::ptr::null_mut());
+        let kernel_params = if params.is_empty() {
+            std::ptr::null_mut()
+        } else {
+            // The runtime only reads the array.
+            params.as_ptr() as *mut P
+        };
+        let mut start = Event(a, std::ptr::null_mut());
+        let mut stop = Event(a, std::ptr::null_mut());
         let mut ms = 0f32;
-        // SAFETY: runtime calls on this device's objects; `ps` outlives the synchronized launch.
+        // SAFETY: runtime calls on this device's objects with valid out-pointers; `params`
+        // (and what it points to) outlives the launch, which completes before this returns.
         unsafe {
-            self.check((a.hipEventCreate)(&mut start), "hipEventCreate")?;
-            self.check((a.hipEventCreate)(&mut stop), "hipEventCreate")?;
+            self.check((a.hipEventCreate)(&mut start.1), "hipEventCreate")?;
+            self.check((a.hipEventCreate)(&mut stop.1), "hipEventCreate")?;
             self.check(
-                (a.hipEventRecord)(start, std::ptr::null_mut()),
+                (a.hipEventRecord)(start.1, std::ptr::null_mut()),
                 "hipEventRecord",
             )?;
             let r = (a.hipModuleLaunchKernel)(
-                f,
-                grid[0] as u32,
-                grid[1] as u32,
-                grid[2] as u32,
-                block[0] as u32,
-                block[1] as u32,
-                block[2] as u32,
+                f.handle,
+                g[0],
+                g[1],
+                g[2],
+                b[0],
+                b[1],
+                b[2],
                 shared_bytes,
                 std::ptr::null_mut(),
-                if ps.is_empty() {
-                    std::ptr::null_mut()
-                } else {
-                    ps.as_mut_ptr()
-                },
+                kernel_params,
                 std::ptr::null_mut(),
             );
             self.check(r, &format!("hipModuleLaunchKernel({name})"))?;
             self.check(
-                (a.hipEventRecord)(stop, std::ptr::null_mut()),
+                (a.hipEventRecord)(stop.1, std::ptr::null_mut()),
                 "hipEventRecord",
             )?;
-            self.check((a.hipEventSynchronize)(stop), &format!("kernel '{name}'"))?;
+            self.check((a.hipEventSynchronize)(stop.1), &format!("kernel '{name}'"))?;
+            // Surfaces a fault of the kernel that the event may not report.
+            self.check((a.hipDeviceSynchronize)(), &format!("kernel '{name}'"))?;
             self.check(
-                (a.hipEventElapsedTime)(&mut ms, start, stop),
+                (a.hipEventElapsedTime)(&mut ms, start.1, stop.1),
                 "hipEventElapsedTime",
             )?;
-            (a.hipEventDestroy)(start);
-            (a.hipEventDestroy)(stop);
         }
+        drop((start, stop));
         Ok(Launch {
-            kernel: name,
+            kernel: f.name.clone(),
             device: "hip".into(),
             gpu: self.name.clone(),
             grid,
             block,
             counters: None,
-            shared_bytes_per_block: shared_bytes as u64,
-            registers_per_thread: 0,
+            shared_bytes_per_block: shared_bytes as u64 + f.static_shared,
+            registers_per_thread: f.registers,
             occupancy: None,
             estimated_time_s: None,
             measured_time_s: Some(ms as f64 / 1e3),
@@ -231,21 +342,27 @@ impl Device for Hip {
         // SAFETY: a valid out-pointer.
         self.check(
             unsafe { (self.api.hipMalloc)(&mut p, bytes.max(1) as usize) },
-            &format!("hipMalloc({bytes})"),
+            &format!("hipMalloc({bytes} bytes)"),
         )?;
         Ok(p)
     }
 
     fn free(&mut self, ptr: *mut c_void) -> Result<(), String> {
-        // SAFETY: a pointer from hipMalloc (or null).
+        if ptr.is_null() {
+            return Ok(());
+        }
+        // SAFETY: a pointer from hipMalloc.
         self.check(unsafe { (self.api.hipFree)(ptr) }, "hipFree")
     }
 
     fn memcpy(&mut self, dst: *mut c_void, src: *const c_void, bytes: u64) -> Result<(), String> {
-        // SAFETY: the runtime tells host from device pointers.
+        if bytes == 0 {
+            return Ok(());
+        }
+        // SAFETY: ranges the caller owns; the runtime tells host from device pointers.
         self.check(
             unsafe { (self.api.hipMemcpy)(dst, src, bytes as usize, HIP_MEMCPY_DEFAULT) },
-            "hipMemcpy",
+            &format!("hipMemcpy({bytes} bytes)"),
         )
     }
 
@@ -256,12 +373,15 @@ impl Device for Hip {
         width: u32,
         count: u64,
     ) -> Result<(), String> {
+        if count == 0 {
+            return Ok(());
+        }
         // SAFETY: a device range the caller allocated.
         let r = unsafe {
-            if width == 2 {
-                (self.api.hipMemsetD16)(dst, value as u16, count as usize)
-            } else {
-                (self.api.hipMemsetD32)(dst, value as i32, count as usize)
+            match width {
+                2 => (self.api.hipMemsetD16)(dst, value as u16, count as usize),
+                4 => (self.api.hipMemsetD32)(dst, value as i32, count as usize),
+                w => return Err(format!("memset of {w}-byte elements (expected 2 or 4)")),
             }
         };
         self.check(r, "hipMemset")
@@ -270,11 +390,29 @@ impl Device for Hip {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn open_without_rocm_is_a_clear_error() {
-        match super::Hip::open() {
-            Ok(h) => assert!(!h.name.is_empty()),
-            Err(e) => assert!(e.contains("libamdhip64") || e.contains("hip"), "{e}"),
+        // SAFETY: probing for the runtime library, as `open` does.
+        let present = ["libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"]
+            .iter()
+            .any(|n| unsafe { Library::new(n) }.is_ok());
+        match Hip::open() {
+            Ok(h) => {
+                assert!(present);
+                assert_eq!(h.kind(), "hip");
+                assert!(!h.gpu().is_empty());
+            }
+            Err(e) if !present => assert_eq!(e, "libamdhip64.so not found (no ROCm runtime)"),
+            // A runtime without a usable GPU: any clear message will do.
+            Err(e) => assert!(!e.is_empty()),
         }
+    }
+
+    #[test]
+    fn launch_dimensions_fit_the_runtime() {
+        assert!(dim(u32::MAX as u64 + 1, "block").is_err());
+        assert_eq!(dim(1024, "block"), Ok(1024));
     }
 }
