@@ -24,7 +24,7 @@ use tessel_runtime::profile::{parse_launches, Launch};
     name = "tessel-bench",
     version,
     about = "Build C programs with Tessel, run them, and tabulate per-kernel figures",
-    after_help = "Examples:\n  tessel-bench test/kernels/*.c -I test/kernels -DSMALL_DATASET\n  tessel-bench test/kernels/gemm.c -I test/kernels --baseline=column --json"
+    after_help = "Examples:\n  tessel-bench test/kernels/*.c -I test/kernels -DSMALL_DATASET\n  tessel-bench polybench/*/*/*.c -I polybench/utilities --link polybench/utilities/polybench.c -DPOLYBENCH_DUMP_ARRAYS\n  tessel-bench test/kernels/gemm.c -I test/kernels --baseline=column --json"
 )]
 struct Args {
     /// C programs (each with a main).
@@ -34,6 +34,10 @@ struct Args {
     include: Vec<String>,
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     define: Vec<String>,
+    /// A utility file (C source or object) built into every program, e.g. a benchmark
+    /// suite's utilities/polybench.c (repeatable).
+    #[arg(long = "link", value_name = "FILE")]
+    link: Vec<String>,
     /// Mapping pipeline to measure: default, column or small.
     #[arg(long, default_value = "default", value_parser = ["default", "column", "small"])]
     pipeline: String,
@@ -127,7 +131,9 @@ fn measure(
         .unwrap_or_default();
     let exe = dir.join(format!("{stem}.{pipeline}"));
     let p = tessel::program::ProgramOptions {
-        inputs: vec![program.to_string()],
+        inputs: std::iter::once(program.to_string())
+            .chain(args.link.iter().cloned())
+            .collect(),
         cflags,
         xclang: Vec::new(),
         opt_level: 3,
