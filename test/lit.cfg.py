@@ -46,5 +46,16 @@ if ptxas:
 else:
     lit_config.note("ptxas not found: PTX is not checked by ptxas (run tools/setup.sh)")
 
-# The runtime library programs built from `tesselc -c` objects link with.
-config.substitutions.append(("%tessel_runtime", os.path.join(bin_dir, "libtessel_runtime.a")))
+# The runtime library programs built from `tesselc -c` objects link with (`cargo test`
+# leaves it in deps/ under a hashed name).
+def find_runtime():
+    p = os.path.join(bin_dir, "libtessel_runtime.a")
+    if os.path.exists(p):
+        return p
+    deps = os.path.join(bin_dir, "deps")
+    libs = [os.path.join(deps, f) for f in os.listdir(deps)
+            if f.startswith("libtessel_runtime-") and f.endswith(".a")] if os.path.isdir(deps) else []
+    return max(libs, key=os.path.getmtime) if libs else p
+
+
+config.substitutions.append(("%tessel_runtime", find_runtime()))

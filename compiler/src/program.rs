@@ -40,17 +40,32 @@ fn err(msg: impl Into<String>) -> Failure {
 }
 
 /// The runtime library to link: `$TESSEL_RUNTIME_LIB`, else `libtessel_runtime.a` next
-/// to the running executable or one directory up (cargo's `deps/`).
+/// to the running executable or above it, else the newest `deps/libtessel_runtime-*.a`
+/// there (what `cargo test` builds without copying it up).
 pub fn runtime_lib() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("TESSEL_RUNTIME_LIB") {
         return Some(p.into());
     }
     let exe = std::env::current_exe().ok()?;
     let dir = exe.parent()?;
-    [dir.to_path_buf(), dir.join(".."), dir.join("../..")]
-        .into_iter()
+    let dirs = [dir.to_path_buf(), dir.join(".."), dir.join("../..")];
+    if let Some(p) = dirs
+        .iter()
         .map(|d| d.join("libtessel_runtime.a"))
         .find(|p| p.exists())
+    {
+        return Some(p);
+    }
+    dirs.iter()
+        .filter_map(|d| std::fs::read_dir(d.join("deps")).ok())
+        .flatten()
+        .flatten()
+        .filter(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            n.starts_with("libtessel_runtime-") && n.ends_with(".a")
+        })
+        .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok())
+        .map(|e| e.path())
 }
 
 pub fn clang() -> PathBuf {
