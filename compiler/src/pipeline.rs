@@ -426,7 +426,8 @@ fn ptxas(ptx: &[u8], arch: &str, opt: u8) -> Result<Vec<u8>, Failure> {
     std::fs::read(&dst).map_err(|e| Failure(vec![format!("error: {e}")]))
 }
 
-pub(crate) fn llvm_tool(name: &str) -> std::path::PathBuf {
+/// A tool of Debian's LLVM 22 (`/usr/lib/llvm-22/bin`), else the one on PATH.
+pub fn llvm_tool(name: &str) -> std::path::PathBuf {
     let p = Path::new("/usr/lib/llvm-22/bin").join(name);
     if p.exists() {
         p

@@ -68,13 +68,9 @@ pub fn runtime_lib() -> Option<PathBuf> {
         .map(|e| e.path())
 }
 
+/// Debian's clang 22 (the one the rest of the toolchain comes from), else `clang`.
 pub fn clang() -> PathBuf {
-    let p = Path::new("/usr/lib/llvm-22/bin/clang");
-    if p.exists() {
-        p.into()
-    } else {
-        "clang".into()
-    }
+    crate::pipeline::llvm_tool("clang")
 }
 
 fn run(cmd: &mut Command, what: &str) -> Result<(), Failure> {

@@ -100,7 +100,7 @@ fn main() -> ExitCode {
     let steps = || -> Result<(), String> {
         std::fs::write(&host, &obj).map_err(|e| e.to_string())?;
         if args.entry == "main" {
-            let st = Command::new("/usr/lib/llvm-22/bin/llvm-objcopy")
+            let st = Command::new(tessel::pipeline::llvm_tool("llvm-objcopy"))
                 .arg(format!("--redefine-sym=main={entry}"))
                 .arg(&host)
                 .status()
