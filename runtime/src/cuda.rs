@@ -360,9 +360,22 @@ fn nul_terminated(text: &[u8]) -> Vec<u8> {
     v
 }
 
-/// A launch dimension as the driver takes it.
-fn dim(v: u64, what: &str) -> Result<u32, String> {
-    u32::try_from(v).map_err(|_| format!("{what} dimension {v} exceeds the CUDA limit"))
+/// Launch dimensions as the drivers take them (`u32`; larger is an error, not a wrap).
+pub(crate) fn dims(v: [u64; 3], what: &str) -> Result<[u32; 3], String> {
+    let d = |x: u64| {
+        u32::try_from(x).map_err(|_| format!("{what} dimension {x} exceeds the driver's limit"))
+    };
+    Ok([d(v[0])?, d(v[1])?, d(v[2])?])
+}
+
+/// The kernel-parameter array the drivers take (null when there are none); they only
+/// read it.
+pub(crate) fn param_array(params: &[*mut c_void]) -> *mut P {
+    if params.is_empty() {
+        std::ptr::null_mut()
+    } else {
+        params.as_ptr() as *mut P
+    }
 }
 
 /// Destroys an event when dropped, so that a failed launch does not leak it.
@@ -458,23 +471,10 @@ impl Device for Cuda {
             .cloned()
             .ok_or("launch of an unknown function")?;
         let name = &f.name;
-        let g = [
-            dim(grid[0], "grid")?,
-            dim(grid[1], "grid")?,
-            dim(grid[2], "grid")?,
-        ];
-        let b = [
-            dim(block[0], "block")?,
-            dim(block[1], "block")?,
-            dim(block[2], "block")?,
-        ];
+        let g = dims(grid, "grid")?;
+        let b = dims(block, "block")?;
         let a = &self.api;
-        let kernel_params = if params.is_empty() {
-            std::ptr::null_mut()
-        } else {
-            // The driver only reads the array.
-            params.as_ptr() as *mut P
-        };
+        let kernel_params = param_array(params);
         let mut start = Event(a, std::ptr::null_mut());
         let mut stop = Event(a, std::ptr::null_mut());
         let mut ms = 0f32;
@@ -638,7 +638,7 @@ mod tests {
         assert_eq!(classify(b"//\n.version 8.0\n.target sm_90\n"), Plain::Ptx);
         assert_eq!(nul_terminated(b".version 8.0"), b".version 8.0\0");
         assert_eq!(nul_terminated(b".version 8.0\0"), b".version 8.0\0");
-        assert!(dim(1 << 32, "grid").is_err());
-        assert_eq!(dim(65535, "grid"), Ok(65535));
+        assert!(dims([1, 1 << 32, 1], "grid").is_err());
+        assert_eq!(dims([65535, 2, 1], "grid"), Ok([65535, 2, 1]));
     }
 }

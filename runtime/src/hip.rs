@@ -11,7 +11,7 @@
 
 use crate::api::Device;
 use crate::bytecode::FatBinary;
-use crate::cuda::{api, open_library};
+use crate::cuda::{api, dims, open_library, param_array};
 use crate::profile::Launch;
 use libloading::Library;
 use std::ffi::{c_char, c_void, CStr, CString};
@@ -162,11 +162,6 @@ impl Drop for Hip {
     }
 }
 
-/// A launch dimension as the runtime takes it.
-fn dim(v: u64, what: &str) -> Result<u32, String> {
-    u32::try_from(v).map_err(|_| format!("{what} dimension {v} exceeds the HIP limit"))
-}
-
 /// Destroys an event when dropped, so that a failed launch does not leak it.
 struct Event<'a>(&'a Api, P);
 impl Drop for Event<'_> {
@@ -265,23 +260,10 @@ impl Device for Hip {
             .cloned()
             .ok_or("launch of an unknown function")?;
         let name = &f.name;
-        let g = [
-            dim(grid[0], "grid")?,
-            dim(grid[1], "grid")?,
-            dim(grid[2], "grid")?,
-        ];
-        let b = [
-            dim(block[0], "block")?,
-            dim(block[1], "block")?,
-            dim(block[2], "block")?,
-        ];
+        let g = dims(grid, "grid")?;
+        let b = dims(block, "block")?;
         let a = &self.api;
-        let kernel_params = if params.is_empty() {
-            std::ptr::null_mut()
-        } else {
-            // The runtime only reads the array.
-            params.as_ptr() as *mut P
-        };
+        let kernel_params = param_array(params);
         let mut start = Event(a, std::ptr::null_mut());
         let mut stop = Event(a, std::ptr::null_mut());
         let mut ms = 0f32;
@@ -412,7 +394,7 @@ mod tests {
 
     #[test]
     fn launch_dimensions_fit_the_runtime() {
-        assert!(dim(u32::MAX as u64 + 1, "block").is_err());
-        assert_eq!(dim(1024, "block"), Ok(1024));
+        assert!(dims([u32::MAX as u64 + 1, 1, 1], "block").is_err());
+        assert_eq!(dims([1024, 1, 1], "block"), Ok([1024, 1, 1]));
     }
 }

@@ -282,6 +282,25 @@ macro_rules! fop {
     };
 }
 
+/// `arith.maximumf` / `minimumf`: NaN if either is NaN, and -0 below +0. Exact for f32
+/// inputs too, since the result is one of the operands.
+fn ieee_min_max(x: f64, y: f64, max: bool) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        f64::NAN
+    } else if x == y {
+        // Equal values differ at most in the sign of zero.
+        if x.is_sign_negative() == max {
+            y
+        } else {
+            x
+        }
+    } else if (x > y) == max {
+        x
+    } else {
+        y
+    }
+}
+
 fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> Result<u64, &'static str> {
     use BinOp::*;
     let w = ty.bits();
@@ -372,28 +391,9 @@ fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> Result<u64, &'static str> {
         FMul => fop!(ty, a, b, |x, y| x * y),
         FDiv => fop!(ty, a, b, |x, y| x / y),
         FRem => fop!(ty, a, b, |x, y| x % y),
-        FMax => fop!(ty, a, b, |x, y| if x.is_nan() || y.is_nan() {
-            x + y
-        } else if x == y {
-            if x.is_sign_negative() {
-                y
-            } else {
-                x
-            }
-        } else {
-            x.max(y)
-        }),
-        FMin => fop!(ty, a, b, |x, y| if x.is_nan() || y.is_nan() {
-            x + y
-        } else if x == y {
-            if x.is_sign_negative() {
-                x
-            } else {
-                y
-            }
-        } else {
-            x.min(y)
-        }),
+        FMax => fop!(ty, a, b, |x, y| ieee_min_max(x as f64, y as f64, true) as _),
+        FMin => fop!(ty, a, b, |x, y| ieee_min_max(x as f64, y as f64, false)
+            as _),
         FMaxNum => fop!(ty, a, b, |x, y| x.max(y)),
         FMinNum => fop!(ty, a, b, |x, y| x.min(y)),
         FPow => fop!(ty, a, b, |x, y| x.powf(y)),
@@ -1406,6 +1406,17 @@ mod tests {
         assert!(cmp(2, Ty::I32, (-1i32) as u32 as u64, 0)); // slt
         assert!(!cmp(6, Ty::I32, (-1i32) as u32 as u64, 0)); // ult
         assert!(cmp(114, Ty::F64, b64(f64::NAN), b64(1.0))); // uno
+                                                             // maximumf/minimumf: NaN propagates, -0 < +0, in either operand order.
+        assert!(f64v(bin(BinOp::FMax, Ty::F64, b64(1.0), b64(f64::NAN)).unwrap()).is_nan());
+        assert!(f32v(bin(BinOp::FMin, Ty::F32, b32(f32::NAN), b32(1.0)).unwrap()).is_nan());
+        for (a, b) in [(0.0f32, -0.0f32), (-0.0, 0.0)] {
+            assert!(f32v(bin(BinOp::FMax, Ty::F32, b32(a), b32(b)).unwrap()).is_sign_positive());
+            assert!(f32v(bin(BinOp::FMin, Ty::F32, b32(a), b32(b)).unwrap()).is_sign_negative());
+        }
+        assert_eq!(
+            f32v(bin(BinOp::FMax, Ty::F32, b32(2.5), b32(-3.0)).unwrap()),
+            2.5
+        );
         assert_eq!(
             cast(CastOp::ExtS, Ty::I32, Ty::I64, 0xffff_fffe),
             (-2i64) as u64
