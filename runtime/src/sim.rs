@@ -776,15 +776,12 @@ impl Ctx<'_> {
                         || addr.wrapping_add(esz) > desc.end
                         || addr.wrapping_add(esz) < addr
                     {
-                        let ix: Vec<String> = idx
-                            .iter()
-                            .map(|r| (w.regs[*r as usize * WARP + l] as i64).to_string())
-                            .collect();
+                        let ix = index_text(&w.regs, idx, l);
                         fault = Some(Fault {
                             lane: l,
                             msg: format!(
                                 "out-of-bounds {what} of {esz} bytes at {addr:#x}: index [{}] of argument {} (a device allocation of {} bytes at {:#x})",
-                                ix.join(", "),
+                                ix,
                                 desc.arg,
                                 desc.end - desc.start,
                                 desc.start
@@ -855,16 +852,13 @@ impl Ctx<'_> {
                         lin = lin.wrapping_mul(slot.shape[k]).wrapping_add(i);
                     }
                     if !inb || lin < 0 || lin >= elems {
-                        let ix: Vec<String> = idx
-                            .iter()
-                            .map(|r| (w.regs[*r as usize * WARP + l] as i64).to_string())
-                            .collect();
+                        let ix = index_text(&w.regs, idx, l);
                         fault = Some(Fault {
                             lane: l,
                             msg: format!(
                                 "out-of-bounds {what} of {} memory: index [{}] of a {:?} buffer",
                                 if shared { "shared" } else { "private" },
-                                ix.join(", "),
+                                ix,
                                 slot.shape
                             ),
                         });
@@ -950,6 +944,15 @@ impl Ctx<'_> {
         }
         total
     }
+}
+
+/// Lane `l`'s values of the index registers, for messages: `3, -1`.
+fn index_text(regs: &[u64], idx: &[Reg], l: usize) -> String {
+    let v: Vec<String> = idx
+        .iter()
+        .map(|r| (regs[*r as usize * WARP + l] as i64).to_string())
+        .collect();
+    v.join(", ")
 }
 
 fn lane_tid(w: &Warp, l: usize, block: [u64; 3]) -> u64 {
