@@ -149,6 +149,17 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
         )]));
     }
     tracing::info!(scops = scops.len(), "frontend done");
+    if matches!(opts.emit, Emit::Object | Emit::Emulated) && opts.map.entry_suffix.is_empty() {
+        // The entry point takes the C function's place: code of the function outside
+        // the region would silently disappear.
+        if let Some((loc, what)) = scops.iter().find_map(|s| s.outside_code.clone()) {
+            return Err(Failure(vec![format!(
+                "{loc}: error: {} replaces the whole function and would lose {what}; build the whole program instead (tesselc {} -o PROGRAM)",
+                if opts.emit == Emit::Object { "-c" } else { "--emit=emulated" },
+                opts.input
+            )]));
+        }
+    }
     let session = Session::new();
     if opts.emit == Emit::Mlir {
         let text = affine::emit_module(&scops);

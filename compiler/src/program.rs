@@ -14,6 +14,7 @@
 //! directives so clang's diagnostics still name `gemm.c`.
 
 use crate::pipeline::{compile, CompileOptions, Emit, Failure};
+use crate::scop::{FuncArg, OuterVar};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -102,15 +103,40 @@ fn rewrite(input: &str, text: &str, scops: &[crate::scop::Scop]) -> Result<Strin
         };
         let entry = format!("{}{ENTRY_SUFFIX}", s.name);
         let line_of = |off: usize| text[..off].matches('\n').count() + 1;
+        // The function's own parameters, then its variables from outside the region by
+        // reference (the entry point copies them in and back out).
+        let mut params: Vec<String> = Vec::new();
+        let own = r.params.trim();
+        if !own.is_empty() && own != "void" {
+            params.push(own.to_string());
+        }
+        let mut args = r.names.clone();
+        for a in &s.args {
+            match a {
+                FuncArg::Outer(OuterVar::Scalar(i)) => {
+                    params.push(format!("void *__tessel_ref{}", args.len()));
+                    args.push(format!("&{}", s.scalars[*i].name));
+                }
+                FuncArg::Outer(OuterVar::Array(i)) => {
+                    params.push(format!("void *__tessel_ref{}", args.len()));
+                    args.push(s.arrays[*i].name.clone());
+                }
+                _ => {}
+            }
+        }
         let proto = format!(
             "#line 1 \"<tessel>\"\nvoid {entry}({});\n#line {} {quoted}\n",
-            r.params,
+            if params.is_empty() {
+                "void".to_string()
+            } else {
+                params.join(", ")
+            },
             line_of(r.function_start)
         );
         edits.push((r.function_start, r.function_start, proto));
         let call = format!(
             "{entry}({});\n#line {} {quoted}\n",
-            r.names.join(", "),
+            args.join(", "),
             line_of(r.replace.1)
         );
         edits.push((r.replace.0, r.replace.1, call));

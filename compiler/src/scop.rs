@@ -218,7 +218,9 @@ pub enum ArrayKind {
     Param(usize),
     /// A file-scope global.
     Global,
-    /// A local array of the enclosing function.
+    /// A local array of the enclosing function, declared outside the region: its contents
+    /// may flow in from the code before the region and out to the code after it, so the
+    /// compiled region receives it by reference ([`FuncArg::Outer`]).
     Local,
 }
 
@@ -252,6 +254,17 @@ impl Array {
 pub struct Scalar {
     pub name: String,
     pub ty: ElemTy,
+    /// Declared outside the region (a local of the enclosing function, or a parameter
+    /// the region assigns): its value before the region may be read in it and its value
+    /// after the region may be read by the code that follows, so the compiled region
+    /// receives it by reference ([`FuncArg::Outer`]) and copies it in and back out.
+    /// Scalars declared inside the region are neither.
+    pub outer: bool,
+    /// An outer scalar that the code of the function outside the region may read after
+    /// the region (a read not preceded by an assignment; every outer scalar when the
+    /// region sits in a loop): its final value must be exact, so a loop whose writes to
+    /// it may reach the end of the region is not parallel, and it is copied back out.
+    pub live_out: bool,
 }
 
 /// A scalar function parameter the SCoP only reads.
@@ -459,6 +472,41 @@ pub struct Loop {
     pub loc: Loc,
 }
 
+impl Loop {
+    /// The value of the C iterator once the loop has ended, of type `ty`: the first
+    /// counter value the loop did not run, `lb + step * ceil((ub - lb) / step)`, or `lb`
+    /// when the loop runs no iteration, with `lb = max(lbs)` and `ub = min(ubs)`.
+    pub fn final_value(&self, ty: ElemTy) -> Expr {
+        let bin = |op, a, b| Expr::Bin(op, Box::new(a), Box::new(b), ty);
+        let fold = |affs: &[Aff], op| {
+            affs.iter()
+                .map(|a| Expr::Index(a.clone(), ty))
+                .reduce(|a, b| bin(op, a, b))
+                .unwrap_or(Expr::Int(0, ty))
+        };
+        let lb = fold(&self.lbs, BinOp::Max);
+        let hi = bin(BinOp::Max, fold(&self.ubs, BinOp::Min), lb.clone());
+        let counter = if self.step == 1 {
+            hi
+        } else {
+            // (hi - lb) >= 0, so C's truncating division rounds up after adding step - 1.
+            let span = bin(BinOp::Sub, hi, lb.clone());
+            let span = bin(BinOp::Add, span, Expr::Int(self.step - 1, ty));
+            let trips = bin(BinOp::Div, span, Expr::Int(self.step, ty));
+            bin(
+                BinOp::Add,
+                lb,
+                bin(BinOp::Mul, trips, Expr::Int(self.step, ty)),
+            )
+        };
+        if self.sign < 0 {
+            Expr::Neg(Box::new(counter))
+        } else {
+            counter
+        }
+    }
+}
+
 /// A conjunction of affine constraints `aff >= 0` (or `aff == 0` when `eq`).
 #[derive(Clone, Debug, Default)]
 pub struct Cond {
@@ -504,6 +552,17 @@ pub enum FuncArg {
     Param(usize),
     /// A parameter the SCoP does not use; kept so the signature matches C.
     Unused(String, String),
+    /// A variable of the enclosing function declared outside the region, passed by
+    /// reference after the C parameters: `&s` for a scalar, the array itself for a local
+    /// array. When the compiled region replaces the whole C function (`-c`,
+    /// `--emit=emulated`) there is no caller to supply it and the entry point allocates it.
+    Outer(OuterVar),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OuterVar {
+    Scalar(usize),
+    Array(usize),
 }
 
 #[derive(Clone, Debug)]
@@ -521,6 +580,10 @@ pub struct Scop {
     pub num_stmts: usize,
     /// Where the SCoP sits in its source, for building whole programs.
     pub rewrite: Option<Rewrite>,
+    /// The first code of the enclosing function outside the region (a statement, a
+    /// non-void return type, or an initializer of a variable the region uses) that an
+    /// entry point replacing the whole function (`-c`, `--emit=emulated`) would drop.
+    pub outside_code: Option<(Loc, String)>,
 }
 
 /// How to replace a SCoP in its C source by a call to the compiled version.

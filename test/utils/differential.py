@@ -7,7 +7,8 @@ for integers). Two modes:
     launch run as loops over blocks and threads in reverse order) is lowered to LLVM
     and linked in place of the kernel function of the same C program;
   --mode=sim: the whole program is built by `tesselc prog.c -o prog` and run on the sim
-    device (TESSEL_DEVICE=sim), which also fails a run on any memory error or conflict.
+    device (TESSEL_DEVICE=sim), which also fails a run on any memory error or conflict;
+    any program with a region works here, not only one with a kernel_ function.
 Prints one line per kernel and 'N passed, M failed'.
 
 usage: differential.py [--mode=emulated|sim] KERNEL_DIR [KERNEL.c ...] [-- extra C flags]
@@ -41,9 +42,8 @@ def check(kdir, path, flags, mode="emulated"):
     name = os.path.basename(path)
     src = open(path).read()
     m = re.search(r"^(?:static\s+)?void\s+(kernel_\w+)\s*\(", src, re.M)
-    if not m:
+    if not m and mode != "sim":
         return name, "no kernel_ function"
-    fn = m.group(1)
     with tempfile.TemporaryDirectory() as t:
         cflags = ["-I", kdir, *flags]
         ref = os.path.join(t, "ref")
@@ -65,6 +65,7 @@ def check(kdir, path, flags, mode="emulated"):
         run([LLVM + "/mlir-translate", "--mlir-to-llvmir", low, "-o", ll])
         ko = os.path.join(t, "k.o")
         run(["clang-22", "-O1", "-w", "-c", ll, "-o", ko])
+        fn = m.group(1)
         mod = os.path.join(t, "main.c")
         open(mod, "w").write(re.sub(r"static\s+void\s+" + fn + r"\b", "void " + fn, src))
         mo = os.path.join(t, "main.o")

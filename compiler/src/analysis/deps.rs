@@ -16,7 +16,8 @@
 //!    2k+1 distances are zero; it is carried by L when, in addition, distance 2k+1 is
 //!    non-zero. L is parallel when no array dependence and no scalar flow dependence is
 //!    carried by L, and no scalar written in L is live after it (flow from inside L to
-//!    outside the instance). Scalars written in a parallel loop are then private to a
+//!    outside the instance, including to the code after the region, modelled as one
+//!    statement at the end that reads every scalar the function may read after it). Scalars written in a parallel loop are then private to a
 //!    thread: anti and output dependences on them do not count (PPCG's live-range
 //!    reordering restricted to scalars).
 
@@ -244,6 +245,25 @@ pub fn analyze(scop: &Scop) -> IslRes<Parallelism> {
         false,
         &mut pos,
     );
+    // The code after the region may read the scalars it leaves: a statement after the
+    // last one reads them all, so a value that reaches the end of the region is
+    // live out of every loop that writes it, and such a loop stays sequential.
+    let outer: Vec<String> = (0..scop.scalars.len())
+        .filter(|&x| scop.scalars[x].live_out)
+        .map(|x| format!("S{x}[]"))
+        .collect();
+    if !outer.is_empty() {
+        b.stmts.push(StmtInfo {
+            name: "Tlive_out".into(),
+            iters: Vec::new(),
+            loops: Vec::new(),
+            constraints: Vec::new(),
+            sched: vec![pos.to_string()],
+            reads: outer,
+            writes: Vec::new(),
+            may_write: false,
+        });
+    }
     let mut result = Parallelism {
         parallel: vec![false; scop.num_loops],
         written_scalars: vec![Vec::new(); scop.num_loops],

@@ -128,9 +128,22 @@ pub(crate) fn signature(scop: &Scop) -> Vec<String> {
                 args.push(format!("%{}: {}", ident(&p.name), p.ty.mlir()));
             }
             FuncArg::Unused(..) => {}
+            FuncArg::Outer(OuterVar::Scalar(i)) => {
+                let t = scop.scalars[*i].ty.mlir();
+                args.push(format!("{}: memref<{t}>", scalar_value(scop, *i)));
+            }
+            FuncArg::Outer(OuterVar::Array(i)) => {
+                let arr = &scop.arrays[*i];
+                args.push(format!("%{}: {}", ident(&arr.name), arr.memref_type()));
+            }
         }
     }
     args
+}
+
+/// The `memref<T>` value of scalar `i`: an argument when it is outer, else an alloca.
+pub(crate) fn scalar_value(scop: &Scop, i: usize) -> String {
+    format!("%{}.s{i}", ident(&scop.scalars[i].name))
 }
 
 /// Declarations of file-scope arrays the SCoPs use, as external `memref.global`s.
@@ -175,27 +188,11 @@ pub(crate) fn prologue<'a>(b: &mut Body, scop: &'a Scop, alloc_scalars: bool) ->
     for a in &scop.arrays {
         let name = format!("%{}", ident(&a.name));
         match a.kind {
-            ArrayKind::Param(_) => {}
+            ArrayKind::Param(_) | ArrayKind::Local => {}
             ArrayKind::Global => {
                 b.line(format!(
                     "{name} = memref.get_global @{} : {}",
                     ident(&a.name),
-                    a.memref_type()
-                ));
-            }
-            ArrayKind::Local => {
-                let dyns: Vec<String> = a
-                    .dims
-                    .iter()
-                    .filter_map(|d| match d {
-                        Dim::Static(_) => None,
-                        Dim::Dynamic(Some(aff)) => Some(aff_host(b, aff, &param_index)),
-                        Dim::Dynamic(None) => Some(b.const_index(1)),
-                    })
-                    .collect();
-                b.line(format!(
-                    "{name} = memref.alloc({}) : {}",
-                    dyns.join(", "),
                     a.memref_type()
                 ));
             }
@@ -204,8 +201,8 @@ pub(crate) fn prologue<'a>(b: &mut Body, scop: &'a Scop, alloc_scalars: bool) ->
     }
     let mut scalars = Vec::new();
     for (i, s) in scop.scalars.iter().enumerate() {
-        let name = format!("%{}.s{i}", ident(&s.name));
-        if alloc_scalars {
+        let name = scalar_value(scop, i);
+        if alloc_scalars && !s.outer {
             b.line(format!(
                 "{name} = memref.alloca() : memref<{}>",
                 s.ty.mlir()
@@ -220,19 +217,6 @@ pub(crate) fn prologue<'a>(b: &mut Body, scop: &'a Scop, alloc_scalars: bool) ->
         arrays,
         scalars,
     }
-}
-
-/// An affine expression of parameters only, computed with `arith` (for sizes).
-fn aff_host(b: &mut Body, a: &Aff, param_index: &[Option<String>]) -> String {
-    let mut acc = b.const_index(a.cst);
-    for (v, k) in &a.terms {
-        let Var::Param(p) = v else { continue };
-        let kv = b.const_index(*k);
-        let pv = param_index[*p].clone().unwrap_or_default();
-        let m = b.op(format!("arith.muli {pv}, {kv} : index"));
-        acc = b.op(format!("arith.addi {acc}, {m} : index"));
-    }
-    acc
 }
 
 /// Prints the whole module in affine form.
@@ -275,15 +259,6 @@ fn emit_func(scop: &Scop) -> String {
     b.line(format!("{head} {{"));
     b.out += &inner.out;
     b.line("}");
-    for (i, a) in scop.arrays.iter().enumerate() {
-        if a.kind == ArrayKind::Local {
-            b.line(format!(
-                "memref.dealloc {} : {}",
-                names.arrays[i],
-                a.memref_type()
-            ));
-        }
-    }
     b.line("return");
     format!(
         "  func.func @{}({}) {{\n{}  }}\n",

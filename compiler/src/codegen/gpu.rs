@@ -500,10 +500,12 @@ pub fn emit_module(scops: &[Scop], pars: &[Parallelism], opts: MapOptions) -> St
         for (i, s) in scop.scalars.iter().enumerate() {
             let dev = format!("{}.dev", names.scalars[i]);
             let t = format!("memref<{}>", s.ty.mlir());
-            b.line(format!(
-                "{dev} = {}",
-                DeviceMemory(opts.emulate).alloc("", &t)
-            ));
+            let mem = DeviceMemory(opts.emulate);
+            b.line(format!("{dev} = {}", mem.alloc("", &t)));
+            if s.outer {
+                // Its value before the region may be read in it.
+                b.line(mem.copy(&dev, &names.scalars[i], &t));
+            }
             dev_scalars.push(dev);
         }
         let mut g = Gpu {
@@ -526,16 +528,15 @@ pub fn emit_module(scops: &[Scop], pars: &[Parallelism], opts: MapOptions) -> St
             b.line(mem.free(&g.dev_arrays[i], &t));
         }
         for (i, s) in scop.scalars.iter().enumerate() {
-            b.line(mem.free(&g.dev_scalars[i], &format!("memref<{}>", s.ty.mlir())));
-        }
-        for (i, a) in scop.arrays.iter().enumerate() {
-            if a.kind == ArrayKind::Local {
-                b.line(format!(
-                    "memref.dealloc {} : {}",
-                    g.n.arrays[i],
-                    a.memref_type()
-                ));
+            let t = format!("memref<{}>", s.ty.mlir());
+            if s.live_out {
+                // The value the region leaves, for the code after it: the device copy
+                // holds the last write in program order, since parallel loops write
+                // private copies, and a loop whose write may reach the end of the region
+                // is not parallel.
+                b.line(mem.copy(&g.n.scalars[i], &g.dev_scalars[i], &t));
             }
+            b.line(mem.free(&g.dev_scalars[i], &t));
         }
         b.line("return");
         if opts.emulate || opts.c_abi {
@@ -562,11 +563,19 @@ pub fn emit_module(scops: &[Scop], pars: &[Parallelism], opts: MapOptions) -> St
 /// A function with the C function's name and C signature (arrays as plain pointers) that
 /// builds memref descriptors from the pointers and the sizes C gives, and calls the
 /// memref-based function `NAME.impl`.
+///
+/// With a `suffix` (whole programs) the caller is the C function itself, which passes the
+/// variables it declares outside the region by reference after its own parameters
+/// ([`FuncArg::Outer`]). Without one, the entry point replaces the whole C function
+/// (`-c`, `--emit=emulated`): there is no caller that holds those variables, so the entry
+/// point allocates them for the duration of the call.
 fn c_abi_wrapper(scop: &Scop, suffix: &str) -> String {
+    let by_ref = !suffix.is_empty();
     let mut b = Body::new(2);
     let mut params = Vec::new();
     let mut call_args = Vec::new();
     let mut call_types = Vec::new();
+    let mut after_call = Vec::new();
     // Integer parameters as i64, for sizes.
     let mut p64: Vec<Option<String>> = vec![None; scop.params.len()];
     for (i, p) in scop.params.iter().enumerate() {
@@ -586,47 +595,25 @@ fn c_abi_wrapper(scop: &Scop, suffix: &str) -> String {
     }
     for a in &scop.args {
         match a {
-            FuncArg::Array(i) => {
+            FuncArg::Array(i) | FuncArg::Outer(OuterVar::Array(i)) => {
                 let arr = &scop.arrays[*i];
                 let name = format!("%{}", ident(&arr.name));
-                params.push(format!("{name}: !llvm.ptr"));
-                let r = arr.dims.len();
-                let st =
-                    format!("!llvm.struct<(ptr, ptr, i64, array<{r} x i64>, array<{r} x i64>)>");
-                let mut sizes = Vec::new();
-                for d in &arr.dims {
-                    sizes.push(match d {
-                        Dim::Static(n) => b.op(format!("arith.constant {n} : i64")),
-                        Dim::Dynamic(Some(aff)) => {
-                            let mut acc = b.op(format!("arith.constant {} : i64", aff.cst));
-                            for (v, k) in &aff.terms {
-                                if let Var::Param(p) = v {
-                                    let kv = b.op(format!("arith.constant {k} : i64"));
-                                    let pv = p64[*p].clone().unwrap_or_default();
-                                    let m = b.op(format!("arith.muli {pv}, {kv} : i64"));
-                                    acc = b.op(format!("arith.addi {acc}, {m} : i64"));
-                                }
-                            }
-                            acc
+                let sizes = array_sizes(&mut b, arr, &p64);
+                let m = if by_ref || matches!(a, FuncArg::Array(_)) {
+                    params.push(format!("{name}: !llvm.ptr"));
+                    descriptor(&mut b, &name, &arr.memref_type(), &sizes)
+                } else {
+                    let mut dyns = Vec::new();
+                    for (d, sz) in arr.dims.iter().zip(&sizes) {
+                        if let Dim::Dynamic(_) = d {
+                            dyns.push(b.op(format!("arith.index_cast {sz} : i64 to index")));
                         }
-                        Dim::Dynamic(None) => b.op("arith.constant 1 : i64"),
-                    });
-                }
-                let mut d = b.op(format!("llvm.mlir.poison : {st}"));
-                d = b.op(format!("llvm.insertvalue {name}, {d}[0] : {st}"));
-                d = b.op(format!("llvm.insertvalue {name}, {d}[1] : {st}"));
-                let z = b.op("arith.constant 0 : i64");
-                d = b.op(format!("llvm.insertvalue {z}, {d}[2] : {st}"));
-                let mut stride = b.op("arith.constant 1 : i64");
-                for k in (0..r).rev() {
-                    d = b.op(format!("llvm.insertvalue {}, {d}[3, {k}] : {st}", sizes[k]));
-                    d = b.op(format!("llvm.insertvalue {stride}, {d}[4, {k}] : {st}"));
-                    stride = b.op(format!("arith.muli {stride}, {} : i64", sizes[k]));
-                }
-                let m = b.op(format!(
-                    "builtin.unrealized_conversion_cast {d} : {st} to {}",
-                    arr.memref_type()
-                ));
+                    }
+                    let t = arr.memref_type();
+                    let m = b.op(format!("memref.alloc({}) : {t}", dyns.join(", ")));
+                    after_call.push(format!("memref.dealloc {m} : {t}"));
+                    m
+                };
                 call_args.push(m);
                 call_types.push(arr.memref_type());
             }
@@ -637,6 +624,18 @@ fn c_abi_wrapper(scop: &Scop, suffix: &str) -> String {
                 call_types.push(p.ty.mlir().to_string());
             }
             FuncArg::Unused(n, _) => params.push(format!("%{}: !llvm.ptr", ident(n))),
+            FuncArg::Outer(OuterVar::Scalar(i)) => {
+                let t = format!("memref<{}>", scop.scalars[*i].ty.mlir());
+                let m = if by_ref {
+                    let name = format!("%{}.ref{i}", ident(&scop.scalars[*i].name));
+                    params.push(format!("{name}: !llvm.ptr"));
+                    descriptor(&mut b, &name, &t, &[])
+                } else {
+                    b.op(format!("memref.alloca() : {t}"))
+                };
+                call_args.push(m);
+                call_types.push(t);
+            }
         }
     }
     b.line(format!(
@@ -645,6 +644,9 @@ fn c_abi_wrapper(scop: &Scop, suffix: &str) -> String {
         call_args.join(", "),
         call_types.join(", ")
     ));
+    for l in after_call {
+        b.line(l);
+    }
     b.line("return");
     format!(
         "  func.func @{}{suffix}({}) {{\n{}  }}\n",
@@ -652,6 +654,53 @@ fn c_abi_wrapper(scop: &Scop, suffix: &str) -> String {
         params.join(", "),
         b.out
     )
+}
+
+/// The sizes of an array's dimensions as `i64` values, from the C parameters.
+fn array_sizes(b: &mut Body, arr: &Array, p64: &[Option<String>]) -> Vec<String> {
+    arr.dims
+        .iter()
+        .map(|d| match d {
+            Dim::Static(n) => b.op(format!("arith.constant {n} : i64")),
+            Dim::Dynamic(Some(aff)) => {
+                let mut acc = b.op(format!("arith.constant {} : i64", aff.cst));
+                for (v, k) in &aff.terms {
+                    if let Var::Param(p) = v {
+                        let kv = b.op(format!("arith.constant {k} : i64"));
+                        let pv = p64[*p].clone().unwrap_or_default();
+                        let m = b.op(format!("arith.muli {pv}, {kv} : i64"));
+                        acc = b.op(format!("arith.addi {acc}, {m} : i64"));
+                    }
+                }
+                acc
+            }
+            Dim::Dynamic(None) => b.op("arith.constant 1 : i64"),
+        })
+        .collect()
+}
+
+/// A row-major memref descriptor of type `t` over the C pointer `ptr` with `sizes`.
+fn descriptor(b: &mut Body, ptr: &str, t: &str, sizes: &[String]) -> String {
+    let r = sizes.len();
+    let st = if r == 0 {
+        "!llvm.struct<(ptr, ptr, i64)>".to_string()
+    } else {
+        format!("!llvm.struct<(ptr, ptr, i64, array<{r} x i64>, array<{r} x i64>)>")
+    };
+    let mut d = b.op(format!("llvm.mlir.poison : {st}"));
+    d = b.op(format!("llvm.insertvalue {ptr}, {d}[0] : {st}"));
+    d = b.op(format!("llvm.insertvalue {ptr}, {d}[1] : {st}"));
+    let z = b.op("arith.constant 0 : i64");
+    d = b.op(format!("llvm.insertvalue {z}, {d}[2] : {st}"));
+    let mut stride = b.op("arith.constant 1 : i64");
+    for k in (0..r).rev() {
+        d = b.op(format!("llvm.insertvalue {}, {d}[3, {k}] : {st}", sizes[k]));
+        d = b.op(format!("llvm.insertvalue {stride}, {d}[4, {k}] : {st}"));
+        stride = b.op(format!("arith.muli {stride}, {} : i64", sizes[k]));
+    }
+    b.op(format!(
+        "builtin.unrealized_conversion_cast {d} : {st} to {t}"
+    ))
 }
 
 /// Spellings of device memory operations: `gpu.*` for the GPU, `memref.*` for the CPU

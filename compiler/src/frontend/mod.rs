@@ -206,6 +206,7 @@ unsafe fn lower_tu(
                         text,
                         (line_start(text, r.begin), line_start(text, r.end + 1)),
                     );
+                    s.outside_code = outside_code(f, body, r.begin, r.end, &s);
                     scops.push(s)
                 }
                 Err(d) => return Err(vec![d]),
@@ -289,6 +290,161 @@ unsafe fn rewrite_info(f: CXCursor, text: &str, replace: (usize, usize)) -> Opti
         params: text.get(open + 1..close?)?.to_string(),
         names,
     })
+}
+
+/// The variables that the code of a function outside its region (`stmts`, statements of
+/// one block of `body`) may read while they still hold a value the region left: every
+/// reference outside the region except the left side of a plain assignment and the uses
+/// of a `for` loop's iterator after the loop's own initialization assigned it. `None`
+/// when the region sits inside a loop of the function, where code before the region
+/// runs after it too: then every variable is live.
+unsafe fn live_after(body: CXCursor, stmts: &[CXCursor]) -> Option<Vec<(String, u32, u32)>> {
+    let in_region = |c: CXCursor| stmts.iter().any(|s| clang_equalCursors(*s, c) != 0);
+    let holds_region = |c: CXCursor| {
+        let Some(first) = stmts.first() else {
+            return false;
+        };
+        let (rb, re) = lines_of(*first);
+        let (b, e) = lines_of(c);
+        b <= rb && e >= re
+    };
+    struct Scan<'a> {
+        live: Vec<(String, u32, u32)>,
+        killed: Vec<(String, u32, u32)>,
+        in_region: &'a dyn Fn(CXCursor) -> bool,
+        holds_region: &'a dyn Fn(CXCursor) -> bool,
+        in_loop: bool,
+    }
+    impl Scan<'_> {
+        unsafe fn walk(&mut self, c: CXCursor) {
+            if (self.in_region)(c) {
+                return;
+            }
+            let is_loop = matches!(
+                c.kind,
+                CXCursor_ForStmt | CXCursor_WhileStmt | CXCursor_DoStmt
+            );
+            if is_loop && (self.holds_region)(c) {
+                self.in_loop = true;
+            }
+            let assigned = |c: CXCursor| -> Option<CXCursor> {
+                let k = operands(c);
+                let l = strip(k[0]);
+                (l.kind == CXCursor_DeclRefExpr).then(|| clang_getCursorReferenced(l))
+            };
+            match c.kind {
+                CXCursor_DeclRefExpr => {
+                    let key = decl_key(clang_getCursorReferenced(c));
+                    if !self.killed.contains(&key) {
+                        self.live.push(key);
+                    }
+                    return;
+                }
+                CXCursor_BinaryOperator
+                    if clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign
+                        && assigned(c).is_some() =>
+                {
+                    self.walk(operands(c)[1]);
+                    return;
+                }
+                CXCursor_ForStmt if !(self.holds_region)(c) => {
+                    let k = children(c);
+                    let Some(init) = k.first() else { return };
+                    let iter = match init.kind {
+                        CXCursor_BinaryOperator
+                            if clang_getCursorBinaryOperatorKind(*init)
+                                == CXBinaryOperator_Assign =>
+                        {
+                            assigned(*init)
+                        }
+                        _ => None,
+                    };
+                    if let Some(v) = iter {
+                        self.walk(*init);
+                        self.killed.push(decl_key(v));
+                        for x in k.iter().skip(1) {
+                            self.walk(*x);
+                        }
+                        self.killed.pop();
+                        return;
+                    }
+                }
+                _ => {}
+            }
+            for k in children(c) {
+                self.walk(k);
+            }
+        }
+    }
+    let mut scan = Scan {
+        live: Vec::new(),
+        killed: Vec::new(),
+        in_region: &in_region,
+        holds_region: &holds_region,
+        in_loop: false,
+    };
+    scan.walk(body);
+    (!scan.in_loop).then_some(scan.live)
+}
+
+/// The first code of function `f` outside the region between lines `begin` and `end`
+/// that an entry point replacing the whole function would drop, with what it is.
+unsafe fn outside_code(
+    f: CXCursor,
+    body: CXCursor,
+    begin: u32,
+    end: u32,
+    scop: &Scop,
+) -> Option<(Loc, String)> {
+    if clang_getCursorResultType(f).kind != CXType_Void {
+        return Some((cursor_loc(f), "its return value".into()));
+    }
+    let used: Vec<&str> = scop
+        .scalars
+        .iter()
+        .filter(|s| s.outer)
+        .map(|s| s.name.as_str())
+        .chain(
+            scop.arrays
+                .iter()
+                .filter(|a| a.kind == ArrayKind::Local)
+                .map(|a| a.name.as_str()),
+        )
+        .collect();
+    unsafe fn walk(block: CXCursor, begin: u32, end: u32, used: &[&str]) -> Option<(Loc, String)> {
+        for c in children(block) {
+            let (b, e) = lines_of(c);
+            if b > begin && e < end || c.kind == CXCursor_NullStmt {
+                continue;
+            }
+            if b <= begin && e >= end && c.kind == CXCursor_CompoundStmt {
+                if let Some(r) = walk(c, begin, end, used) {
+                    return Some(r);
+                }
+                continue;
+            }
+            if c.kind != CXCursor_DeclStmt {
+                return Some((cursor_loc(c), "this statement outside the region".into()));
+            }
+            for v in children(c) {
+                let init = clang_Cursor_getVarDeclInitializer(v);
+                if v.kind == CXCursor_VarDecl
+                    && clang_Cursor_isNull(init) == 0
+                    && used.contains(&spelling(v).as_str())
+                {
+                    return Some((
+                        cursor_loc(v),
+                        format!(
+                            "the initializer of '{}', which the region uses",
+                            spelling(v)
+                        ),
+                    ));
+                }
+            }
+        }
+        None
+    }
+    walk(body, begin, end, &used)
 }
 
 /// Finds the statements of one compound statement that lie strictly between two lines,
@@ -563,8 +719,19 @@ struct Lowerer {
     func_written: Vec<(String, u32, u32)>,
     /// Variables declared with an initializer (inside the scanned code).
     initialized: Vec<(String, u32, u32)>,
-    /// Variables declared inside the region.
+    /// Variables declared with an initializer inside the region.
     region_decls: Vec<(String, u32, u32)>,
+    /// Every variable declared (in the scanned code).
+    declared: Vec<(String, u32, u32)>,
+    /// Every variable declared inside the region.
+    region_vars: Vec<(String, u32, u32)>,
+    /// Variables the function may read outside the region with a value the region left
+    /// (see [`live_after`]); `None` when every variable must be taken as live.
+    live_after: Option<Vec<(String, u32, u32)>>,
+    /// Iterators of the `for` loops around the code being prescanned.
+    iter_stack: Vec<(String, u32, u32)>,
+    /// Variables the region references outside every loop they are the iterator of.
+    free_refs: Vec<(String, u32, u32)>,
 }
 
 impl Lowerer {
@@ -583,6 +750,7 @@ impl Lowerer {
                 num_loops: 0,
                 num_stmts: 0,
                 rewrite: None,
+                outside_code: None,
             },
             bind: HashMap::new(),
             written: Vec::new(),
@@ -590,7 +758,17 @@ impl Lowerer {
             func_written: Vec::new(),
             initialized: Vec::new(),
             region_decls: Vec::new(),
+            declared: Vec::new(),
+            region_vars: Vec::new(),
+            live_after: None,
+            iter_stack: Vec::new(),
+            free_refs: Vec::new(),
         }
+    }
+
+    /// Whether the function may read variable `key` after the region.
+    fn is_live_after(&self, key: &(String, u32, u32)) -> bool {
+        self.live_after.as_ref().map_or(true, |l| l.contains(key))
     }
 
     fn err<T>(&self, c: CXCursor, msg: impl Into<String>) -> Res<T> {
@@ -614,10 +792,19 @@ impl Lowerer {
                     .extend(std::mem::take(&mut self.iterators));
             }
             self.initialized.clear();
+            self.declared.clear();
+            self.free_refs.clear();
             for s in stmts {
                 self.prescan(*s);
             }
             self.region_decls = self.initialized.clone();
+            self.region_vars = std::mem::take(&mut self.declared);
+            if let Some(body) = children(self.func)
+                .into_iter()
+                .find(|c| c.kind == CXCursor_CompoundStmt)
+            {
+                self.live_after = live_after(body, stmts);
+            }
             self.bind_params()?;
             // Initializations of assigned parameters (from bind_params) run first.
             let mut body = std::mem::take(&mut self.scop.body);
@@ -625,6 +812,17 @@ impl Lowerer {
                 self.stmt(*s, &mut body)?;
             }
             self.scop.body = body;
+            // Variables of the function declared outside the region, by reference.
+            for (i, sc) in self.scop.scalars.iter().enumerate() {
+                if sc.outer {
+                    self.scop.args.push(FuncArg::Outer(OuterVar::Scalar(i)));
+                }
+            }
+            for (i, a) in self.scop.arrays.iter().enumerate() {
+                if a.kind == ArrayKind::Local {
+                    self.scop.args.push(FuncArg::Outer(OuterVar::Array(i)));
+                }
+            }
             for h in &self.scop.hints {
                 if !self.scop.arrays.iter().any(|a| a.name == h.array) {
                     return Err(Diagnostic::new(
@@ -649,16 +847,19 @@ impl Lowerer {
         };
         match c.kind {
             CXCursor_ForStmt => {
+                let depth = self.iter_stack.len();
                 if let Some(init) = children(c).first() {
                     match init.kind {
                         CXCursor_DeclStmt => {
                             for v in children(*init) {
                                 self.iterators.push(decl_key(v));
+                                self.iter_stack.push(decl_key(v));
                             }
                         }
                         CXCursor_BinaryOperator => {
                             if let Some(v) = lhs_var(*init) {
                                 self.iterators.push(decl_key(v));
+                                self.iter_stack.push(decl_key(v));
                             }
                         }
                         _ => {}
@@ -667,7 +868,14 @@ impl Lowerer {
                 for k in children(c).into_iter().skip(1) {
                     self.prescan(k);
                 }
+                self.iter_stack.truncate(depth);
                 return;
+            }
+            CXCursor_DeclRefExpr => {
+                let key = decl_key(clang_getCursorReferenced(c));
+                if !self.iter_stack.contains(&key) {
+                    self.free_refs.push(key);
+                }
             }
             CXCursor_BinaryOperator | CXCursor_CompoundAssignOperator => {
                 let op = clang_getCursorBinaryOperatorKind(c);
@@ -686,6 +894,7 @@ impl Lowerer {
                 }
             }
             CXCursor_VarDecl => {
+                self.declared.push(decl_key(c));
                 if children(c).iter().any(|k| is_expr(*k)) {
                     self.initialized.push(decl_key(c));
                 }
@@ -719,7 +928,13 @@ impl Lowerer {
                     });
                     self.scop.args.push(FuncArg::Param(pid));
                     let sid = self.scop.scalars.len();
-                    self.scop.scalars.push(Scalar { name, ty: e });
+                    let live_out = self.is_live_after(&key);
+                    self.scop.scalars.push(Scalar {
+                        name,
+                        ty: e,
+                        outer: true,
+                        live_out,
+                    });
                     self.bind.insert(key, Binding::Scalar(sid));
                     self.scop.body.push(Node::Stmt(Stmt {
                         id: self.scop.num_stmts,
@@ -860,7 +1075,13 @@ impl Lowerer {
             );
         }
         let id = self.scop.scalars.len();
-        self.scop.scalars.push(Scalar { name, ty: e });
+        let outer = !self.region_vars.contains(&key);
+        self.scop.scalars.push(Scalar {
+            name,
+            ty: e,
+            outer,
+            live_out: outer && self.is_live_after(&key),
+        });
         self.bind.insert(key, Binding::Scalar(id));
         Ok(Binding::Scalar(id))
     }
@@ -994,31 +1215,54 @@ impl Lowerer {
                 let op = clang_getCursorBinaryOperatorKind(cond);
                 let (x, y) = (self.aff(ck[0])?, self.aff(ck[1])?);
                 let (t, f) = (self.bound(k[1], upper)?, self.bound(k[2], upper)?);
-                if t.len() == 1 && f.len() == 1 {
-                    let picks_smaller = match op {
-                        CXBinaryOperator_LT | CXBinaryOperator_LE => Some(t[0] == x && f[0] == y),
-                        CXBinaryOperator_GT | CXBinaryOperator_GE => Some(t[0] == y && f[0] == x),
-                        _ => None,
+                // The condition as `g >= 0`. With t = {a} + S and f = {b} + S, the ternary
+                // is min(a, b, S) when g holds exactly when a <= b (up to a == b, where
+                // both picks agree), and max(a, b, S) when exactly when a >= b:
+                // `w < n - 3 ? w + 3 : n` is min(w + 3, n).
+                let g = match op {
+                    CXBinaryOperator_LT => Some(y.sub(&x).sub(&Aff::cst(1))),
+                    CXBinaryOperator_LE => Some(y.sub(&x)),
+                    CXBinaryOperator_GT => Some(x.sub(&y).sub(&Aff::cst(1))),
+                    CXBinaryOperator_GE => Some(x.sub(&y)),
+                    _ => None,
+                };
+                if let Some(g) = g {
+                    let is = |d: Aff| g == d || g == d.sub(&Aff::cst(1));
+                    let without = |v: &[Aff], i: usize| {
+                        let mut r: Vec<Aff> = v.to_vec();
+                        r.remove(i);
+                        r
                     };
-                    let same = (t[0] == x && f[0] == y) || (t[0] == y && f[0] == x);
-                    if let (Some(smaller), true) = (picks_smaller, same) {
-                        if smaller == upper {
-                            return Ok(vec![t[0].clone(), f[0].clone()]);
+                    let same_rest = |i: usize, j: usize| {
+                        let (a, b) = (without(&t, i), without(&f, j));
+                        a.iter().all(|x| b.contains(x)) && b.iter().all(|x| a.contains(x))
+                    };
+                    for (i, a) in t.iter().enumerate() {
+                        for (j, b) in f.iter().enumerate() {
+                            if !same_rest(i, j) {
+                                continue;
+                            }
+                            let smaller = if is(b.sub(a)) {
+                                true
+                            } else if is(a.sub(b)) {
+                                false
+                            } else {
+                                continue;
+                            };
+                            if smaller == upper {
+                                let mut v = t.clone();
+                                v.push(b.clone());
+                                return Ok(v);
+                            }
+                            let which = if upper {
+                                "max in an upper bound"
+                            } else {
+                                "min in a lower bound"
+                            };
+                            return self
+                                .err(s, format!("non-affine loop bound: {which} is not convex"));
                         }
-                        let which = if upper {
-                            "max in an upper bound"
-                        } else {
-                            "min in a lower bound"
-                        };
-                        return self
-                            .err(s, format!("non-affine loop bound: {which} is not convex"));
                     }
-                }
-                if t.len() + f.len() > 2 {
-                    let mut v = t;
-                    v.extend(f);
-                    // Nested min/max of the same direction.
-                    return Ok(v);
                 }
             }
             return self.err(
@@ -1098,6 +1342,8 @@ impl Lowerer {
                                 self.scop.scalars.push(Scalar {
                                     name: spelling(v),
                                     ty: elem_of(ty).unwrap_or(ElemTy::I32),
+                                    outer: false,
+                                    live_out: false,
                                 });
                                 self.bind.insert(key, Binding::Scalar(sid));
                                 sid
@@ -1390,8 +1636,28 @@ impl Lowerer {
         );
         let mut inner = Vec::new();
         let r = self.stmt(body, &mut inner);
-        match saved {
-            Some(b) if !matches!(b, Binding::Loop { .. }) => {
+        // The iterator's value after the loop, when anything may read it: code later in
+        // the region, the function after the region, or a scalar it also is.
+        let outer = !self.region_vars.contains(&vkey);
+        let final_to = match saved {
+            Some(Binding::Scalar(s)) => Some(s),
+            _ if self.free_refs.contains(&vkey) || outer && self.is_live_after(&vkey) => {
+                let sid = self.scop.scalars.len();
+                self.scop.scalars.push(Scalar {
+                    name: vname.clone(),
+                    ty: vty.unwrap_or(ElemTy::I32),
+                    outer,
+                    live_out: outer && self.is_live_after(&vkey),
+                });
+                Some(sid)
+            }
+            _ => None,
+        };
+        match (saved, final_to) {
+            (_, Some(s)) => {
+                self.bind.insert(vkey, Binding::Scalar(s));
+            }
+            (Some(b), None) if !matches!(b, Binding::Loop { .. }) => {
                 self.bind.insert(vkey, b);
             }
             _ => {
@@ -1399,7 +1665,7 @@ impl Lowerer {
             }
         }
         r?;
-        out.push(Node::Loop(Loop {
+        let l = Loop {
             id,
             name: vname,
             lbs,
@@ -1408,7 +1674,12 @@ impl Lowerer {
             sign,
             body: inner,
             loc: cursor_loc(c),
-        }));
+        };
+        let last = final_to.map(|s| (s, l.final_value(vty.unwrap_or(ElemTy::I32))));
+        out.push(Node::Loop(l));
+        if let Some((s, value)) = last {
+            self.push_stmt(Target::Scalar(s), value, c, out);
+        }
         Ok(())
     }
 
