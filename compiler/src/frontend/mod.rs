@@ -387,6 +387,27 @@ unsafe fn live_after(body: CXCursor, stmts: &[CXCursor]) -> Option<Vec<(String, 
     (!scan.in_loop).then_some(scan.live)
 }
 
+/// The returned expression of a function whose body is a single `return e;`.
+unsafe fn single_return(def: CXCursor) -> Option<CXCursor> {
+    let body = children(def)
+        .into_iter()
+        .find(|k| k.kind == CXCursor_CompoundStmt)?;
+    match children(body).as_slice() {
+        [r] if r.kind == CXCursor_ReturnStmt => children(*r).into_iter().find(|k| is_expr(*k)),
+        _ => None,
+    }
+}
+
+/// The definition of the function a call refers to, when the translation unit has one.
+unsafe fn callee_definition(call: CXCursor) -> Option<CXCursor> {
+    let d = clang_getCursorReferenced(call);
+    if clang_Cursor_isNull(d) != 0 {
+        return None;
+    }
+    let def = clang_getCursorDefinition(d);
+    (clang_Cursor_isNull(def) == 0 && def.kind == CXCursor_FunctionDecl).then_some(def)
+}
+
 /// The first code of function `f` outside the region between lines `begin` and `end`
 /// that an entry point replacing the whole function would drop, with what it is.
 unsafe fn outside_code(
@@ -705,6 +726,15 @@ enum Binding {
     /// A scalar the region only reads, whose value is a constant known at compile time
     /// (a `const` or never-reassigned local initialized with a constant expression).
     Const(i64, f64),
+    /// A parameter of an inlined function bound to part of an array argument: the array
+    /// and the subscripts the argument fixes (`row` bound to `A[i]`), in [`Lowerer::views`].
+    View(usize),
+    /// An integer parameter of an inlined function, never assigned there, bound to an
+    /// affine argument (in [`Lowerer::values`]), of the parameter's type.
+    Value(usize, ElemTy),
+    /// A parameter of an inlined function whose body is a single `return`, bound to the
+    /// argument's value (in [`Lowerer::args`]): nothing runs between the call and the use.
+    Arg(usize),
 }
 
 struct Lowerer {
@@ -732,6 +762,19 @@ struct Lowerer {
     iter_stack: Vec<(String, u32, u32)>,
     /// Variables the region references outside every loop they are the iterator of.
     free_refs: Vec<(String, u32, u32)>,
+    /// Array arguments of inlined calls: the array and the leading subscripts.
+    views: Vec<(usize, Vec<Aff>)>,
+    /// Affine arguments of inlined calls.
+    values: Vec<Aff>,
+    /// Argument values of inlined single-`return` functions.
+    args: Vec<Expr>,
+    /// Functions being inlined, innermost last (to refuse recursion).
+    call_stack: Vec<(String, u32, u32)>,
+    /// Functions whose bodies have been prescanned.
+    scanned: Vec<(String, u32, u32)>,
+    /// Statements of functions inlined while evaluating an expression, emitted before the
+    /// statement that holds the expression.
+    pending: Vec<Node>,
 }
 
 impl Lowerer {
@@ -763,6 +806,12 @@ impl Lowerer {
             live_after: None,
             iter_stack: Vec::new(),
             free_refs: Vec::new(),
+            views: Vec::new(),
+            values: Vec::new(),
+            args: Vec::new(),
+            call_stack: Vec::new(),
+            scanned: Vec::new(),
+            pending: Vec::new(),
         }
     }
 
@@ -1137,6 +1186,7 @@ impl Lowerer {
                     Binding::Loop { id, sign, .. } => Ok(Aff::var_times(Var::Iv(id), sign)),
                     Binding::Param(p) if !self.scop.params[p].ty.is_float() => Ok(Aff::var(Var::Param(p))),
                     Binding::Const(i, f) if i as f64 == f => Ok(Aff::cst(i)),
+                    Binding::Value(v, _) => Ok(self.values[v].clone()),
                     Binding::DeadIter => self.err(c, format!("loop iterator '{}' is used after its loop", spelling(c))),
                     _ => self.err(
                         c,
@@ -1192,10 +1242,13 @@ impl Lowerer {
                 c,
                 "non-affine expression: array element used as a subscript or bound",
             ),
-            CXCursor_CallExpr => self.err(
-                c,
-                "non-affine expression: function call used as a subscript or bound",
-            ),
+            CXCursor_CallExpr => match callee_definition(c) {
+                Some(def) => self.inline_affine(c, def),
+                None => self.err(
+                    c,
+                    "non-affine expression: function call used as a subscript or bound",
+                ),
+            },
             CXCursor_ConditionalOperator => {
                 self.err(c, "non-affine expression: conditional outside a loop bound")
             }
@@ -1383,18 +1436,23 @@ impl Lowerer {
                 self.err(c, "'switch' is not supported in a static control part")
             }
             CXCursor_LabelStmt => self.err(c, "labels are not supported in a static control part"),
-            CXCursor_CallExpr => self.err(
-                c,
-                format!(
-                    "call to function '{}' in a static control part",
-                    spelling(c)
+            CXCursor_CallExpr => match callee_definition(c) {
+                Some(def) => self.inline_call(c, def, out).map(|_| ()),
+                None => self.err(
+                    c,
+                    format!(
+                        "call to function '{}' in a static control part (only functions defined in this file can be inlined)",
+                        spelling(c)
+                    ),
                 ),
-            ),
+            },
             k => self.err(c, format!("unsupported statement: {}", kind_name(k))),
         }
     }
 
     fn push_stmt(&mut self, target: Target, value: Expr, c: CXCursor, out: &mut Vec<Node>) {
+        // Inlined function bodies the value needs run first.
+        out.append(&mut self.pending);
         let id = self.scop.num_stmts;
         self.scop.num_stmts += 1;
         out.push(Node::Stmt(Stmt {
@@ -1452,10 +1510,12 @@ impl Lowerer {
                         ),
                     )
                 }
-                Binding::Param(_) | Binding::Const(..) => {
+                Binding::Param(_) | Binding::Const(..) | Binding::Value(..) | Binding::Arg(_) => {
                     return self.err(lhs, "assignment to a parameter")
                 }
-                Binding::Array(_) => return self.err(lhs, "assignment to a whole array"),
+                Binding::Array(_) | Binding::View(_) => {
+                    return self.err(lhs, "assignment to a whole array")
+                }
             },
             CXCursor_ArraySubscriptExpr => {
                 let (acc, ty) = self.access(lhs)?;
@@ -1518,6 +1578,244 @@ impl Lowerer {
         Ok(())
     }
 
+    /// Binds the parameters of function `def` to the arguments of `call` (pet's inlining):
+    /// an array parameter to the array argument with the subscripts it fixes, an integer
+    /// parameter the callee never assigns to an affine argument, any other parameter to a
+    /// fresh scalar set from the argument by a statement in `out`. Returns the bindings to
+    /// restore afterwards.
+    unsafe fn bind_args(
+        &mut self,
+        call: CXCursor,
+        def: CXCursor,
+        out: &mut Vec<Node>,
+    ) -> Res<Vec<((String, u32, u32), Option<Binding>)>> {
+        let name = spelling(def);
+        let key = decl_key(def);
+        if self.call_stack.contains(&key) {
+            return self.err(
+                call,
+                format!("recursive call to '{name}' cannot be inlined"),
+            );
+        }
+        let n = clang_Cursor_getNumArguments(def).max(0) as u32;
+        if clang_Cursor_getNumArguments(call) != n as i32 {
+            return self.err(call, format!("'{name}' expects {n} arguments"));
+        }
+        if !self.scanned.contains(&key) {
+            // The callee's assignments, iterators and declarations, as for the region.
+            let init_len = self.initialized.len();
+            for k in children(def) {
+                self.prescan(k);
+            }
+            self.region_vars.append(&mut self.declared);
+            self.region_decls
+                .extend(self.initialized.drain(init_len..).collect::<Vec<_>>());
+            self.scanned.push(key);
+        }
+        let mut bound = Vec::new();
+        for i in 0..n {
+            let p = clang_Cursor_getArgument(def, i);
+            let a = clang_Cursor_getArgument(call, i);
+            let pkey = decl_key(p);
+            let pty = clang_getCursorType(p);
+            let b = if let Some((_, dims)) = array_shape(pty) {
+                let (array, prefix) = self.array_arg(a)?;
+                let rank = self.scop.arrays[array].dims.len();
+                if prefix.len() + dims.len() != rank {
+                    return self.err(
+                        a,
+                        format!(
+                            "argument has {} dimensions but parameter '{}' of '{name}' has {}",
+                            rank - prefix.len(),
+                            spelling(p),
+                            dims.len()
+                        ),
+                    );
+                }
+                self.views.push((array, prefix));
+                Binding::View(self.views.len() - 1)
+            } else if let Some(ety) = elem_of(pty) {
+                let assigned = self.written.contains(&pkey) || self.iterators.contains(&pkey);
+                let affine = if assigned || ety.is_float() {
+                    None
+                } else {
+                    self.aff(a).ok()
+                };
+                match affine {
+                    Some(v) => {
+                        self.values.push(v);
+                        Binding::Value(self.values.len() - 1, ety)
+                    }
+                    None if !assigned && single_return(def).is_some() => {
+                        let v = self.expr(a)?.cast(ety);
+                        self.args.push(v);
+                        Binding::Arg(self.args.len() - 1)
+                    }
+                    None => {
+                        let v = self.expr(a)?.cast(ety);
+                        let sid = self.scop.scalars.len();
+                        self.scop.scalars.push(Scalar {
+                            name: spelling(p),
+                            ty: ety,
+                            outer: false,
+                            live_out: false,
+                        });
+                        self.push_stmt(Target::Scalar(sid), v, a, out);
+                        Binding::Scalar(sid)
+                    }
+                }
+            } else {
+                return self.err(
+                    p,
+                    format!(
+                        "parameter '{}' of '{name}' has an unsupported type",
+                        spelling(p)
+                    ),
+                );
+            };
+            bound.push((pkey.clone(), self.bind.insert(pkey, b)));
+        }
+        Ok(bound)
+    }
+
+    fn unbind(&mut self, saved: Vec<((String, u32, u32), Option<Binding>)>) {
+        for (k, b) in saved.into_iter().rev() {
+            match b {
+                Some(b) => self.bind.insert(k, b),
+                None => self.bind.remove(&k),
+            };
+        }
+    }
+
+    /// The array and leading subscripts an array argument stands for: `A`, or `A[i]`
+    /// (a row of a two-dimensional `A`).
+    unsafe fn array_arg(&mut self, a: CXCursor) -> Res<(usize, Vec<Aff>)> {
+        let mut idx = Vec::new();
+        let mut cur = strip(a);
+        while cur.kind == CXCursor_ArraySubscriptExpr {
+            let k = operands(cur);
+            idx.push(k[1]);
+            cur = strip(k[0]);
+        }
+        if cur.kind != CXCursor_DeclRefExpr {
+            return self.err(
+                a,
+                "array argument must be an array or a row of one (no pointer arithmetic)",
+            );
+        }
+        let (array, mut prefix) = match self.binding(cur)? {
+            Binding::Array(x) => (x, Vec::new()),
+            Binding::View(v) => self.views[v].clone(),
+            _ => return self.err(cur, format!("'{}' is not an array", spelling(cur))),
+        };
+        for i in idx.into_iter().rev() {
+            prefix.push(self.aff(i)?);
+        }
+        Ok((array, prefix))
+    }
+
+    /// Inlines a call to `def`, a function defined in the translation unit: its body is
+    /// lowered into `out` with the parameters bound to the arguments. Returns the value of
+    /// its final `return` (`None` for a function that returns nothing). When the body
+    /// emitted statements, the value goes through a fresh scalar, so that a second call
+    /// of the same function in one expression cannot change it.
+    unsafe fn inline_call(
+        &mut self,
+        call: CXCursor,
+        def: CXCursor,
+        out: &mut Vec<Node>,
+    ) -> Res<Option<Expr>> {
+        let before = out.len();
+        let saved = self.bind_args(call, def, out)?;
+        self.call_stack.push(decl_key(def));
+        let r = self.inline_body(call, def, out);
+        self.call_stack.pop();
+        let value = match r {
+            Ok(v) => v,
+            Err(e) => {
+                self.unbind(saved);
+                return Err(e);
+            }
+        };
+        self.unbind(saved);
+        let Some(v) = value else { return Ok(None) };
+        out.append(&mut self.pending);
+        if out.len() == before {
+            return Ok(Some(v));
+        }
+        let ty = v.ty();
+        let sid = self.scop.scalars.len();
+        self.scop.scalars.push(Scalar {
+            name: format!("{}.ret", spelling(def)),
+            ty,
+            outer: false,
+            live_out: false,
+        });
+        self.push_stmt(Target::Scalar(sid), v, call, out);
+        Ok(Some(Expr::ScalarLoad(sid, ty)))
+    }
+
+    unsafe fn inline_body(
+        &mut self,
+        call: CXCursor,
+        def: CXCursor,
+        out: &mut Vec<Node>,
+    ) -> Res<Option<Expr>> {
+        let Some(body) = children(def)
+            .into_iter()
+            .find(|k| k.kind == CXCursor_CompoundStmt)
+        else {
+            return self.err(call, format!("'{}' has no body to inline", spelling(def)));
+        };
+        let stmts = children(body);
+        for (i, st) in stmts.iter().enumerate() {
+            if st.kind != CXCursor_ReturnStmt {
+                self.stmt(*st, out)?;
+                continue;
+            }
+            if i + 1 != stmts.len() {
+                return self.err(
+                    *st,
+                    "'return' before the end of a function cannot be inlined",
+                );
+            }
+            let Some(e) = children(*st).into_iter().find(|k| is_expr(*k)) else {
+                return Ok(None);
+            };
+            let ty = elem_of(clang_getCursorResultType(def)).unwrap_or(ElemTy::F64);
+            return Ok(Some(self.expr(e)?.cast(ty)));
+        }
+        Ok(None)
+    }
+
+    /// A call in an affine position (a subscript or bound): the callee must be a single
+    /// `return` of an affine expression of its parameters.
+    unsafe fn inline_affine(&mut self, call: CXCursor, def: CXCursor) -> Res<Aff> {
+        let Some(e) = single_return(def) else {
+            return self.err(
+                call,
+                format!(
+                    "non-affine expression: '{}' is not a single affine 'return'",
+                    spelling(def)
+                ),
+            );
+        };
+        let mut out = Vec::new();
+        let saved = self.bind_args(call, def, &mut out)?;
+        self.call_stack.push(decl_key(def));
+        let r = if out.is_empty() {
+            self.aff(e)
+        } else {
+            self.err(
+                call,
+                "non-affine expression: call with a non-affine argument",
+            )
+        };
+        self.call_stack.pop();
+        self.unbind(saved);
+        r
+    }
+
     unsafe fn access(&mut self, c: CXCursor) -> Res<(Access, ElemTy)> {
         let mut idx = Vec::new();
         let mut cur = strip(c);
@@ -1532,23 +1830,24 @@ impl Lowerer {
                 "array subscript of something that is not an array variable (pointer arithmetic)",
             );
         }
-        let b = self.binding(cur)?;
-        let Binding::Array(a) = b else {
-            return self.err(cur, format!("'{}' is not an array", spelling(cur)));
+        let (a, mut affs) = match self.binding(cur)? {
+            Binding::Array(a) => (a, Vec::new()),
+            Binding::View(v) => self.views[v].clone(),
+            _ => return self.err(cur, format!("'{}' is not an array", spelling(cur))),
         };
         idx.reverse();
         let rank = self.scop.arrays[a].dims.len();
-        if idx.len() != rank {
+        if affs.len() + idx.len() != rank {
             return self.err(
                 c,
                 format!(
-                    "array '{}' has {rank} dimensions but is subscripted with {}",
-                    self.scop.arrays[a].name,
+                    "array '{}' has {} dimensions but is subscripted with {}",
+                    spelling(cur),
+                    rank - affs.len(),
                     idx.len()
                 ),
             );
         }
-        let mut affs = Vec::new();
         for i in idx {
             affs.push(self.aff(i)?);
         }
@@ -1810,7 +2109,9 @@ impl Lowerer {
         let data = if affine {
             None
         } else {
-            Some(self.to_bool(k[0])?)
+            let e = self.to_bool(k[0])?;
+            out.append(&mut self.pending);
+            Some(e)
         };
         self.stmt(k[1], &mut then)?;
         if k.len() == 3 {
@@ -1829,6 +2130,28 @@ impl Lowerer {
     }
 
     // ------------------------------------------------------------ value expressions
+
+    /// Inlined statements from an operand that C may leave unevaluated (a branch of `?:`,
+    /// the right side of `&&` or `||`) run unconditionally: refuses them when they write
+    /// an array, the only effect visible outside the inlined function.
+    unsafe fn unconditional_effects(&self, from: usize, c: CXCursor) -> Res<()> {
+        fn writes_array(n: &Node) -> bool {
+            match n {
+                Node::Stmt(s) => matches!(s.target, Target::Array(_)),
+                Node::Loop(l) => l.body.iter().any(writes_array),
+                Node::If { then, els, .. } | Node::DataIf { then, els, .. } => {
+                    then.iter().chain(els).any(writes_array)
+                }
+            }
+        }
+        if self.pending[from..].iter().any(writes_array) {
+            return self.err(
+                c,
+                "a call that writes an array in an operand that may not be evaluated cannot be inlined",
+            );
+        }
+        Ok(())
+    }
 
     unsafe fn to_bool(&mut self, c: CXCursor) -> Res<Expr> {
         let e = self.expr(c)?;
@@ -1880,7 +2203,9 @@ impl Lowerer {
                             Expr::Int(i, ty)
                         })
                     }
-                    Binding::Array(_) => {
+                    Binding::Value(v, ty) => Ok(Expr::Index(self.values[v].clone(), ty)),
+                    Binding::Arg(a) => Ok(self.args[a].clone()),
+                    Binding::Array(_) | Binding::View(_) => {
                         self.err(c, format!("array '{}' used as a value", spelling(c)))
                     }
                     Binding::DeadIter => self.err(
@@ -1928,14 +2253,18 @@ impl Lowerer {
                     CXBinaryOperator_GE => cmp(CmpOp::Ge, self),
                     CXBinaryOperator_EQ => cmp(CmpOp::Eq, self),
                     CXBinaryOperator_NE => cmp(CmpOp::Ne, self),
-                    CXBinaryOperator_LAnd => Ok(Expr::LAnd(
-                        Box::new(self.to_bool(k[0])?),
-                        Box::new(self.to_bool(k[1])?),
-                    )),
-                    CXBinaryOperator_LOr => Ok(Expr::LOr(
-                        Box::new(self.to_bool(k[0])?),
-                        Box::new(self.to_bool(k[1])?),
-                    )),
+                    CXBinaryOperator_LAnd | CXBinaryOperator_LOr => {
+                        let a = self.to_bool(k[0])?;
+                        let from = self.pending.len();
+                        let b = self.to_bool(k[1])?;
+                        self.unconditional_effects(from, c)?;
+                        let (a, b) = (Box::new(a), Box::new(b));
+                        Ok(if op == CXBinaryOperator_LAnd {
+                            Expr::LAnd(a, b)
+                        } else {
+                            Expr::LOr(a, b)
+                        })
+                    }
                     CXBinaryOperator_Assign => {
                         self.err(c, "assignment inside an expression is not supported")
                     }
@@ -1976,7 +2305,9 @@ impl Lowerer {
                 let k = operands(c);
                 let ty = cty.unwrap_or(ElemTy::I32);
                 let cond = self.to_bool(k[0])?;
+                let from = self.pending.len();
                 let (a, b) = (self.expr(k[1])?, self.expr(k[2])?);
+                self.unconditional_effects(from, c)?;
                 Ok(Expr::Select(
                     Box::new(cond),
                     Box::new(a.cast(ty)),
@@ -1986,6 +2317,15 @@ impl Lowerer {
             }
             CXCursor_CallExpr => {
                 let name = spelling(c);
+                if let Some(def) = callee_definition(c) {
+                    let mut body = Vec::new();
+                    let value = self.inline_call(c, def, &mut body)?;
+                    self.pending.extend(body);
+                    return match value {
+                        Some(v) => Ok(v),
+                        None => self.err(c, format!("'{name}' returns no value")),
+                    };
+                }
                 let Some((f, n)) = MathFn::from_c(&name) else {
                     return self.err(c, format!("call to unknown function '{name}' (only math functions such as sqrt, exp, pow, fabs are supported)"));
                 };
