@@ -349,6 +349,7 @@ pub fn analyze(scop: &Scop) -> IslRes<Parallelism> {
         };
         let false_arr = query(&writes, &must, &reads_and_may_writes, &arrays)?;
         let carried_deps = e(flow_all.union(false_arr), "union")?;
+        let carried_deps = e(carried_deps.coalesce(), "coalesce")?;
         let to_sched = |d: &UnionMap| -> IslRes<UnionMap> {
             let d = e(d.copy(), "copy")?;
             let d = e(d.apply_domain(e(sched.copy(), "copy")?), "apply schedule")?;
