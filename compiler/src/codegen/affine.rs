@@ -141,6 +141,12 @@ pub(crate) fn signature(scop: &Scop) -> Vec<String> {
     args
 }
 
+/// The SSA name of a loop's counter, `%i.l3`: the `.l` keeps it apart from the fresh
+/// temporaries (`%t.N`) when the C iterator is called `t`.
+pub(crate) fn iv_name(l: &Loop) -> String {
+    format!("%{}.l{}", ident(&l.name), l.id)
+}
+
 /// The `memref<T>` value of scalar `i`: an argument when it is outer, else an alloca.
 pub(crate) fn scalar_value(scop: &Scop, i: usize) -> String {
     format!("%{}.s{i}", ident(&scop.scalars[i].name))
@@ -272,7 +278,7 @@ fn emit_nodes(b: &mut Body, n: &mut Names<'_>, nodes: &[Node]) {
     for node in nodes {
         match node {
             Node::Loop(l) => {
-                let iv = format!("%{}.{}", ident(&l.name), l.id);
+                let iv = iv_name(l);
                 let (lm, lo) = n.map(&l.lbs);
                 let (um, uo) = n.map(&l.ubs);
                 let lmax = if l.lbs.len() > 1 { "max " } else { "" };

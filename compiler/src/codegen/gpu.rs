@@ -29,7 +29,7 @@
 //! gpu.memcpy %C, %C.dev
 //! ```
 
-use super::affine::{globals, prologue, signature, Names};
+use super::affine::{globals, iv_name, prologue, signature, Names};
 use super::text::*;
 use crate::analysis::deps::Parallelism;
 use crate::scop::*;
@@ -435,7 +435,7 @@ impl Gpu<'_, '_> {
         let lb = self.bound(b, &l.lbs, true);
         let ub = self.bound(b, &l.ubs, false);
         let st = b.const_index(l.step);
-        let iv = format!("%{}.{}", ident(&l.name), l.id);
+        let iv = iv_name(l);
         b.line(format!("scf.for {iv} = {lb} to {ub} step {st} {{"));
         self.n.ivs[l.id] = Some(iv);
         b.indent += 1;
