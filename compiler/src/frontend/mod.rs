@@ -1110,12 +1110,14 @@ impl Lowerer {
                     format!("global scalar '{name}' is read but not written in the region; pass it as a parameter"),
                 );
             }
-            return self.err(
-                use_site,
-                format!(
-                    "scalar '{name}' is read in the region but its value comes from outside it and is not a constant"
-                ),
-            );
+            if self.region_vars.contains(&key) {
+                return self.err(
+                    use_site,
+                    format!("scalar '{name}' is read in the region but never assigned"),
+                );
+            }
+            // A local of the function that the region only reads: its value comes in by
+            // reference like that of any outer scalar.
         }
         if global {
             return self.err(
@@ -1129,7 +1131,7 @@ impl Lowerer {
             name,
             ty: e,
             outer,
-            live_out: outer && self.is_live_after(&key),
+            live_out: outer && self.written.contains(&key) && self.is_live_after(&key),
         });
         self.bind.insert(key, Binding::Scalar(id));
         Ok(Binding::Scalar(id))
