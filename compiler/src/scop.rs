@@ -222,6 +222,9 @@ pub enum ArrayKind {
     /// may flow in from the code before the region and out to the code after it, so the
     /// compiled region receives it by reference ([`FuncArg::Outer`]).
     Local,
+    /// An array declared inside the region: it lives on the device for the region's
+    /// duration (sizes affine in the parameters), neither copied in nor out.
+    Region,
 }
 
 #[derive(Clone, Debug)]

@@ -22,7 +22,7 @@ and the failures:
              exited with a status other than 0 and 1;
   unlocated  tesselc exited 1 without a `FILE:LINE:COL: error:` diagnostic, or
              refused but left an output file;
-  slow       tesselc took more than 10 s (--slow) but the result was right;
+  slow       tesselc took more than 10 s of CPU time (--slow) but the result was right;
   timeout    tesselc or the program ran past --timeout;
   invalid    the generator failed or clang's build did not compile or run (a bug in
              randprog.py, not in tesselc).
@@ -35,7 +35,7 @@ for float; values without a header (hand-written programs) within 1e-9 like
 differential.py (1e-4 when the program declares a float).
 
 Prints one line per failing seed (sorted), then the counts of each class, the refusal
-messages grouped (identifiers replaced by X) with counts, the longest tesselc compile,
+messages grouped (names replaced by X) with counts, the longest tesselc compile,
 and last `N passed, M failed` (M counts every failure class; refusals are neither).
 Exit status 1 when anything failed. --keep DIR saves every failing (and with
 --keep-refused every refused) program as DIR/seedN-CLASS.c with the two outputs.
@@ -49,6 +49,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -58,6 +59,25 @@ import randprog  # noqa: E402
 
 FAILURES = ["wrong", "sim-error", "crash", "unlocated", "slow", "timeout", "invalid"]
 LOCATED = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.*)$", re.M)
+
+
+def run_timed(cmd, timeout, cwd):
+    """Runs `cmd`: (exit code, stderr, CPU seconds of it and the tools it waited for), or
+    None past `timeout` wall seconds. Compile time is CPU time, so that a loaded machine
+    (the lit suite runs beside this) does not make a fast build look slow."""
+    with tempfile.TemporaryFile(mode="w+") as errf:
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=errf, cwd=cwd)
+        timer = threading.Timer(timeout, p.kill)
+        timer.start()
+        try:
+            _, status, ru = os.wait4(p.pid, 0)
+        finally:
+            timer.cancel()
+        p.returncode = os.waitstatus_to_exitcode(status)
+        if p.returncode == -9 and timer.finished.is_set():
+            return None
+        errf.seek(0)
+        return p.returncode, errf.read(), ru.ru_utime + ru.ru_stime
 
 
 class Result:
@@ -173,20 +193,16 @@ def check(name, src, opts):
         except subprocess.TimeoutExpired:
             return Result(name, "invalid", "clang's build or program timed out", src=src)
         exe = os.path.join(t, "prog")
-        t0 = time.monotonic()
-        try:
-            p = subprocess.run([opts.tesselc, path, "-o", exe], capture_output=True, text=True,
-                               timeout=opts.timeout, cwd=t)
-        except subprocess.TimeoutExpired:
+        timed = run_timed([opts.tesselc, path, "-o", exe], opts.timeout, t)
+        if timed is None:
             return Result(name, "timeout", f"tesselc ran past {opts.timeout} s", opts.timeout, src=src, want=want)
-        dt = time.monotonic() - t0
-        err = p.stderr
-        if p.returncode < 0 or p.returncode not in (0, 1):
-            return Result(name, "crash", f"tesselc exit status {p.returncode}: {last_lines(err)}", dt, src=src,
+        code, err, dt = timed
+        if code < 0 or code not in (0, 1):
+            return Result(name, "crash", f"tesselc exit status {code}: {last_lines(err)}", dt, src=src,
                           want=want, got=err)
         if re.search(r"panicked|internal (compiler )?error|RUST_BACKTRACE|Assertion .* failed|LLVM ERROR|Stack dump", err):
             return Result(name, "crash", f"tesselc: {last_lines(err)}", dt, src=src, want=want, got=err)
-        if p.returncode == 1:
+        if code == 1:
             m = LOCATED.search(err)
             if not m or os.path.basename(m.group("file")) != "prog.c":
                 return Result(name, "unlocated", f"tesselc exit 1 without a located error: {last_lines(err)}", dt,
@@ -226,9 +242,12 @@ def last_lines(text, n=2):
     return " | ".join(lines[-n:])[:400]
 
 
+KEYWORDS = {"break", "continue", "return", "goto", "switch", "while", "do", "for", "if", "else", "case"}
+
+
 def normalize(msg):
-    """Groups refusal messages: identifiers in quotes become X."""
-    return re.sub(r"'[^']*'", "'X'", msg)
+    """Groups refusal messages: quoted names (not keywords or operators) become X."""
+    return re.sub(r"'([A-Za-z_]\w*)'", lambda m: m.group(0) if m.group(1) in KEYWORDS else "'X'", msg)
 
 
 # ---------------------------------------------------------------- reduction

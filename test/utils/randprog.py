@@ -84,6 +84,9 @@ FEATURES = {
     "toplevel": (0.4, "statements outside every loop"),
     "local_array": (0.25, "an array local to the function, set before the region and printed after it"),
     "iter_after": (0.3, "iterators read after their loops (in the region and after it)"),
+    "exotic": (0.08, "one statement outside the usual subset: while/do/switch/break, a parametric step, "
+                     "i % 2 or indirect subscripts (expected refusals), bit operations, unsigned, else-if, "
+                     "an iterator declared in its for"),
 }
 
 __doc__ += "".join(f"  {k:12s} {v[0]:4.2f}  {v[1]}\n" for k, v in FEATURES.items())
@@ -554,6 +557,26 @@ class If(Stmt):
             s.sim(env, st)
 
 
+class RawStmt(Stmt):
+    """Literal C lines; `effects` are (name, op, bound function of env) for the simulation."""
+
+    def __init__(self, lines, effects):
+        self.lines, self.effects = lines, effects
+
+    def emit(self, out, ind):
+        for ln in self.lines:
+            out.append(ind + ln)
+
+    def sim(self, env, st):
+        st.step()
+        for name, op, fn in self.effects:
+            v = fn(env)
+            if op == "+=":
+                v += env[name]
+            if v > env[name]:
+                env[name] = v
+
+
 class Block(Stmt):
     def __init__(self, body):
         self.body = body
@@ -676,6 +699,7 @@ class Gen:
         self.pre = []           # host statements before the region (C text)
         self.uid = 0
         self.used_minmax_macro = False
+        self.exotic_done = False
         nar = r.randint(2, 5)
         names = "ABCDEFG"
         dim3_done = False
@@ -1214,7 +1238,11 @@ class Gen:
             ch += [(1.3, "affif")]
         if self.feat("dataif"):
             ch += [(1.0, "dataif")]
+        if self.feat("exotic") and not self.exotic_done:
+            ch += [(1.5, "exotic")]
         what = self.pick(ch)
+        if what == "exotic":
+            return self.gen_exotic(ctx)
         if what == "assign":
             return self.gen_assign(ctx)
         if what == "temp":
@@ -1226,6 +1254,62 @@ class Gen:
         if what == "affif":
             return self.gen_affine_if(ctx, depth_left)
         return self.gen_data_if(ctx, depth_left)
+
+    def gen_exotic(self, ctx):
+        r = self.rng
+        self.exotic_done = True
+        a = r.choice([x for x in self.arrays if x.ty != "unsigned char"] or self.arrays)
+        self.mark(a)
+        subs = ctx.pinned.get(a.name) or self.gen_subs(a, ctx, write=True)
+        tgt = a.name + "".join(f"[{x.text()}]" for x in subs)
+        one, two = ("1.0", "2.0") if is_float(a.ty) else ("1", "2")
+        siters = ctx.space_iters
+        v = siters[-1][0] if siters else None
+        ints = [x for x in self.arrays if x.ty == "int" and (x.exact or not a.exact)]
+        same = [x for x in self.arrays if is_float(x.ty) == is_float(a.ty) and (x.exact or not a.exact)
+                and x.ty != "long"]
+        forms = ["while", "do", "pstep", "elseif", "decliter", "switch"]
+        if ints:
+            forms += ["bitops", "unsigned"]
+        if v:
+            forms += ["break", "mod_sub"]
+            if ints and same:
+                forms += ["indirect"]
+        f = r.choice(forms)
+        add = lambda k: [(a.name, "+=", lambda env: k)]
+        sel = v or "n"
+        if f == "while":
+            return [RawStmt(["e0 = 0;", "while (e0 < 2) {", f"  {tgt} += {one};", "  e0++;", "}"], add(2))]
+        if f == "do":
+            return [RawStmt(["do {", f"  {tgt} += {one};", "} while (0);"], add(1))]
+        if f == "pstep":
+            return [RawStmt([f"for (e0 = 0; e0 < n; e0 += p)", f"  {tgt} += {one};"], add(self.params["n"]))]
+        if f == "elseif":
+            return [RawStmt([f"if ({sel} % 3 == 0)", f"  {tgt} = {one};", f"else if ({sel} % 3 == 1)",
+                             f"  {tgt} = {two};", "else", f"  {tgt} += {one};"], add(2))]
+        if f == "decliter":
+            return [RawStmt([f"for (int ii = 0; ii < 2; ii++)", f"  {tgt} += {one};"], add(2))]
+        if f == "switch":
+            return [RawStmt([f"switch ({sel} % 2) {{", f"case 0:", f"  {tgt} = {one};", "  break;", "default:",
+                             f"  {tgt} = {two};", "}"], add(2))]
+        if f == "break":
+            return [RawStmt([f"if ({v} == n + 5)", "  break;"], [])]
+        if f in ("bitops", "unsigned"):
+            e = r.choice(ints)
+            es = ctx.pinned.get(e.name) or self.gen_subs(e, ctx)
+            ref = e.name + "".join(f"[{x.text()}]" for x in es)
+            if f == "bitops":
+                return [RawStmt([f"{tgt} = (({ref} & 15) << 2) ^ ({ref} | 5);"], [(a.name, "=", lambda env: 127)])]
+            return [RawStmt([f"{tgt} = (unsigned)({ref} & 255) % 7u;"], [(a.name, "=", lambda env: 7)])]
+        if f == "mod_sub":
+            b = r.choice(same)
+            ref = b.name + f"[{v} % 2]" + "".join("[0]" for _ in b.dims[1:])
+            return [RawStmt([f"{tgt} = {ref};"], [(a.name, "=", lambda env, b=b: env[b.name])])]
+        e, b = r.choice(ints), r.choice(same)
+        es = ctx.pinned.get(e.name) or self.gen_subs(e, ctx)
+        ref = e.name + "".join(f"[{x.text()}]" for x in es)
+        bref = b.name + f"[{ref} & 1]" + "".join("[0]" for _ in b.dims[1:])
+        return [RawStmt([f"{tgt} = {bref};"], [(a.name, "=", lambda env, b=b: env[b.name])])]
 
     def gen_body(self, ctx, depth_left, max_items=3):
         ctx = ctx.copy()
@@ -1392,8 +1476,11 @@ class Gen:
             b = r.choice(targets)
             self.mark(b)
             target = Ref(b, pins[b.name])
-            what = self.pick([(4, "assign"), (2, "temp"), (2 if depth_left > 0 else 0, "acc"), (1, "if")])
-            if what == "assign":
+            what = self.pick([(4, "assign"), (2, "temp"), (2 if depth_left > 0 else 0, "acc"), (1, "if"),
+                              (1.5 if self.feat("exotic") and not self.exotic_done else 0, "exotic")])
+            if what == "exotic":
+                out += self.gen_exotic(ctx)
+            elif what == "assign":
                 op = self.pick([(5, "="), (2, "+="), (0.5, "-="), (0.4 if is_float(b.ty) else 0, "*=")])
                 rhs = Lit(r.choice([0.5, 1.25]), b.ty) if op == "*=" else self.rhs_for(ctx, b)
                 out.append(Assign(target, op, rhs))
@@ -1492,6 +1579,8 @@ class Gen:
                 items += self.gen_scalar_reduction(ctx, r.randint(1, maxd))
             else:
                 items += self.gen_assign(ctx)
+        if self.feat("exotic") and not self.exotic_done:
+            items += self.gen_exotic(ctx)
         return items
 
     # -------------------------------------------------- checking
@@ -1601,6 +1690,8 @@ class Gen:
             L.append("  int i, j, k, l, t;")
         if locals_:
             L.append("  int q0, q1, q2, c;")
+        if self.exotic_done:
+            L.append("  int e0 = 0;")
         for a in locals_:
             dims = "".join(f"[{self.sizes[d]}]" for d in a.dims)
             L.append(f"  {a.ty} {a.name}{dims}" + (" = {0};" if a.zero_init else ";"))

@@ -195,6 +195,15 @@ pub(crate) fn prologue<'a>(b: &mut Body, scop: &'a Scop, alloc_scalars: bool) ->
         let name = format!("%{}", ident(&a.name));
         match a.kind {
             ArrayKind::Param(_) | ArrayKind::Local => {}
+            ArrayKind::Region if !alloc_scalars => {}
+            ArrayKind::Region => {
+                let dyns = dynamic_sizes(b, a, &param_index);
+                b.line(format!(
+                    "{name} = memref.alloc({}) : {}",
+                    dyns.join(", "),
+                    a.memref_type()
+                ));
+            }
             ArrayKind::Global => {
                 b.line(format!(
                     "{name} = memref.get_global @{} : {}",
@@ -223,6 +232,30 @@ pub(crate) fn prologue<'a>(b: &mut Body, scop: &'a Scop, alloc_scalars: bool) ->
         arrays,
         scalars,
     }
+}
+
+/// The `index` values of an array's dynamic sizes, from the parameters (sizes affine in
+/// the parameters, as the frontend checks for arrays declared in the region).
+pub(crate) fn dynamic_sizes(
+    b: &mut Body,
+    a: &Array,
+    param_index: &[Option<String>],
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for d in &a.dims {
+        let Dim::Dynamic(aff) = d else { continue };
+        let aff = aff.clone().unwrap_or_else(|| Aff::cst(1));
+        let mut acc = b.const_index(aff.cst);
+        for (v, k) in &aff.terms {
+            let Var::Param(p) = v else { continue };
+            let kv = b.const_index(*k);
+            let pv = param_index[*p].clone().unwrap_or_default();
+            let m = b.op(format!("arith.muli {pv}, {kv} : index"));
+            acc = b.op(format!("arith.addi {acc}, {m} : index"));
+        }
+        out.push(acc);
+    }
+    out
 }
 
 /// Prints the whole module in affine form.
@@ -265,6 +298,15 @@ fn emit_func(scop: &Scop) -> String {
     b.line(format!("{head} {{"));
     b.out += &inner.out;
     b.line("}");
+    for (i, a) in scop.arrays.iter().enumerate() {
+        if a.kind == ArrayKind::Region {
+            b.line(format!(
+                "memref.dealloc {} : {}",
+                names.arrays[i],
+                a.memref_type()
+            ));
+        }
+    }
     b.line("return");
     format!(
         "  func.func @{}({}) {{\n{}  }}\n",

@@ -29,7 +29,7 @@
 //! gpu.memcpy %C, %C.dev
 //! ```
 
-use super::affine::{globals, iv_name, prologue, signature, Names};
+use super::affine::{dynamic_sizes, globals, iv_name, prologue, signature, Names};
 use super::text::*;
 use crate::analysis::deps::Parallelism;
 use crate::scop::*;
@@ -483,6 +483,15 @@ pub fn emit_module(scops: &[Scop], pars: &[Parallelism], opts: MapOptions) -> St
         for (i, a) in scop.arrays.iter().enumerate() {
             let host = names.arrays[i].clone();
             let t = a.memref_type();
+            let mem = DeviceMemory(opts.emulate);
+            if a.kind == ArrayKind::Region {
+                // Lives on the device only.
+                let dyns = dynamic_sizes(&mut b, a, &names.param_index);
+                let dev = format!("{host}.dev");
+                b.line(format!("{dev} = {}", mem.alloc(&dyns.join(", "), &t)));
+                dev_arrays.push(dev);
+                continue;
+            }
             let mut dyns = Vec::new();
             for (k, d) in a.dims.iter().enumerate() {
                 if let Dim::Dynamic(_) = d {
@@ -491,7 +500,6 @@ pub fn emit_module(scops: &[Scop], pars: &[Parallelism], opts: MapOptions) -> St
                 }
             }
             let dev = format!("{host}.dev");
-            let mem = DeviceMemory(opts.emulate);
             b.line(format!("{dev} = {}", mem.alloc(&dyns.join(", "), &t)));
             b.line(mem.copy(&dev, &host, &t));
             dev_arrays.push(dev);
@@ -522,7 +530,7 @@ pub fn emit_module(scops: &[Scop], pars: &[Parallelism], opts: MapOptions) -> St
         let mem = DeviceMemory(opts.emulate);
         for (i, a) in scop.arrays.iter().enumerate() {
             let t = a.memref_type();
-            if written[i] {
+            if written[i] && a.kind != ArrayKind::Region {
                 b.line(mem.copy(&g.n.arrays[i], &g.dev_arrays[i], &t));
             }
             b.line(mem.free(&g.dev_arrays[i], &t));

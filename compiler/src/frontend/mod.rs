@@ -1051,6 +1051,38 @@ impl Lowerer {
         Ok(id)
     }
 
+    /// An array declared inside the region: sizes must be affine in the parameters (the
+    /// device buffer is allocated once, before the region runs), and no initializer.
+    unsafe fn region_array(
+        &mut self,
+        v: CXCursor,
+        elem: ElemTy,
+        dims: Vec<Option<i64>>,
+    ) -> Res<()> {
+        let name = spelling(v);
+        if clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(v)) == 0 {
+            return self.err(
+                v,
+                format!("array '{name}' declared inside the region with an initializer"),
+            );
+        }
+        let id = self.add_array(v, name.clone(), elem, dims, ArrayKind::Region)?;
+        for d in &self.scop.arrays[id].dims {
+            let ok = match d {
+                Dim::Static(_) => true,
+                Dim::Dynamic(Some(a)) => a.terms.keys().all(|x| matches!(x, Var::Param(_))),
+                Dim::Dynamic(None) => false,
+            };
+            if !ok {
+                return self.err(
+                    v,
+                    format!("array '{name}' declared inside the region has a size that is not affine in the function's parameters"),
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// Looks up (or creates on first use) what a referenced declaration stands for.
     unsafe fn binding(&mut self, use_site: CXCursor) -> Res<Binding> {
         let decl = clang_getCursorReferenced(use_site);
@@ -1373,14 +1405,9 @@ impl Lowerer {
                         return self.err(v, "only variable declarations are supported here");
                     }
                     let ty = clang_getCursorType(v);
-                    if array_shape(ty).is_some() {
-                        return self.err(
-                            v,
-                            format!(
-                                "array '{}' declared inside the region; declare it outside",
-                                spelling(v)
-                            ),
-                        );
+                    if let Some((elem, dims)) = array_shape(ty) {
+                        self.region_array(v, elem, dims)?;
+                        continue;
                     }
                     if elem_of(ty).is_none() {
                         return self
