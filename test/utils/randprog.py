@@ -84,6 +84,7 @@ FEATURES = {
     "toplevel": (0.4, "statements outside every loop"),
     "local_array": (0.25, "an array local to the function, set before the region and printed after it"),
     "iter_after": (0.3, "iterators read after their loops (in the region and after it)"),
+    "large": (0.25, "n up to 300 and m up to 40: launches of several blocks, partial blocks"),
     "exotic": (0.08, "one statement outside the usual subset: while/do/switch/break, a parametric step, "
                      "i % 2 or indirect subscripts (expected refusals), bit operations, unsigned, else-if, "
                      "an iterator declared in its for"),
@@ -97,6 +98,7 @@ INT_MAX = 2**31 - 1
 LONG_MAX = 2**62
 FLOAT_LIMIT = 1e9
 SIM_STEP_LIMIT = 300000
+WORK_LIMIT = 100000   # iterations of one nest (sim runs ~50M thread instructions a second)
 
 
 class Reject(Exception):
@@ -193,7 +195,7 @@ class Lit(Expr):
         return str(self.val) if self.val >= 0 else f"({self.val})"
 
     def bound(self, env):
-        return abs(self.val)
+        return float(abs(self.val))
 
 
 class Ref(Expr):
@@ -220,7 +222,7 @@ class IterVal(Expr):
         return self.name
 
     def bound(self, env):
-        return max(abs(self.lo), abs(self.hi))
+        return float(max(abs(self.lo), abs(self.hi)))
 
 
 class ParamVal(Expr):
@@ -231,7 +233,7 @@ class ParamVal(Expr):
         return self.name
 
     def bound(self, env):
-        return abs(self.value)
+        return float(abs(self.value))
 
 
 class Bin(Expr):
@@ -523,11 +525,26 @@ class Loop(Stmt):
         out.append(f"{ind}}}")
 
     def sim(self, env, st):
-        for _ in range(self.trips):
+        """Runs the body for the trip count, until the bounds stop changing; when they
+        grow by the same amount in three iterations in a row, the growth is taken as
+        linear and extrapolated to the remaining iterations (then run once more)."""
+        prev = None
+        same = 0
+        for it in range(self.trips):
             before = dict(env)
             for s in self.body:
                 s.sim(env, st)
             if env == before:
+                break
+            delta = {k: env[k] - before.get(k, 0.0) for k in env}
+            same = same + 1 if delta == prev else 0
+            prev = delta
+            left = self.trips - it - 1
+            if same >= 2 and left > 1:
+                for k, d in delta.items():
+                    env[k] += d * (left - 1)
+                for s in self.body:
+                    s.sim(env, st)
                 break
 
 
@@ -630,9 +647,11 @@ class Ctx:
         self.iters = []       # [name, lo, hi]
         self.decls = []       # Sym declared inside the region, visible here
         self.pinned = {}      # array name -> subscripts: in a parallel nest, the only ones read
+        self.work = 1         # iterations of the enclosing loops
 
     def copy(self):
         c = Ctx(self.gen)
+        c.work = self.work
         c.iters = [list(x) for x in self.iters]
         c.decls = list(self.decls)
         c.pinned = dict(self.pinned)
@@ -689,7 +708,10 @@ class Gen:
         probs = {k: v[0] for k, v in FEATURES.items()}
         probs.update(self.opts.get("probs", {}))
         self.features = {k: r.random() < p for k, p in sorted(probs.items())}
-        n, m = r.randint(4, 12), r.randint(4, 12)
+        if self.feat("large"):
+            n, m = r.randint(33, 300), r.randint(4, 40)
+        else:
+            n, m = r.randint(4, 12), r.randint(4, 12)
         self.params = {"n": n, "m": m, "p": r.randint(1, 3), "tsteps": r.randint(1, 3)}
         self.sizes = {"n": "N", "m": "M"}
         self.arrays = []
@@ -1409,8 +1431,12 @@ class Gen:
             init, cond, inc, lo, hi, trips = "0", "t < tsteps", "t++", 0, self.params["tsteps"] - 1, self.params["tsteps"]
         else:
             init, cond, inc, lo, hi, trips = self.loop_header(ctx, v, size)
+            if ctx.work * trips > WORK_LIMIT:
+                c = self.rng.randint(2, 4)
+                init, cond, inc, lo, hi, trips = "0", f"{v} < {c}", f"{v}++", 0, c - 1, c
         c2 = ctx.copy()
         c2.iters.append([v, lo, hi])
+        c2.work = ctx.work * trips
         if body_fn:
             body = body_fn(c2)
         else:

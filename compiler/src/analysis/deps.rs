@@ -9,8 +9,9 @@
 //!    Writes under a condition on data are may-writes; the data read by such a condition
 //!    counts as read by every statement under it.
 //! 2. Dataflow: `isl_union_access_info_compute_flow` gives the exact flow dependences
-//!    (each read to the last write before it), for arrays and scalars alike; a second
-//!    query with writes as sinks gives the anti and output dependences of arrays.
+//!    (each read to the last write before it), for arrays and scalars alike; the anti
+//!    and output dependences of arrays are memory-based (instances touching one element,
+//!    one of them writing).
 //! 3. Test: for loop L at depth k, map the dependences into schedule space and take
 //!    their distance vectors. A dependence is inside one instance of L when the first
 //!    2k+1 distances are zero; it is carried by L when, in addition, distance 2k+1 is
@@ -338,16 +339,22 @@ pub fn analyze(scop: &Scop) -> IslRes<Parallelism> {
         let flow_all = query(&reads, &must, &may, &any)?;
         result.flow = e(flow_all.to_str(), "print").map(str::to_string)?;
         let flow_scalar = query(&reads, &must, &may, &scalars)?;
-        // Anti and output dependences of arrays: writes as sinks, earlier reads and writes as sources.
+        // Anti and output dependences of arrays, memory-based: every pair of instances that
+        // touch one element, at least one of them writing, in either order. The carried
+        // test below is symmetric in the order, and this superset of the dataflow-based
+        // false dependences gives the same parallel loops (a write killed in between
+        // leaves a carried output dependence of its own) at the cost of one join instead
+        // of a dataflow query with every read as a may-source, which took seconds on
+        // random regions of some 50 lines.
         let writes = |s: &StmtInfo| s.writes.clone();
-        let reads_and_may_writes = |s: &StmtInfo| {
+        let touches = |s: &StmtInfo| {
             let mut v = s.reads.clone();
-            if s.may_write {
-                v.extend(s.writes.clone());
-            }
+            v.extend(s.writes.clone());
             v
         };
-        let false_arr = query(&writes, &must, &reads_and_may_writes, &arrays)?;
+        let w = um(b.accesses(&writes, &arrays))?;
+        let rw = um(b.accesses(&touches, &arrays))?;
+        let false_arr = e(rw.apply_range(e(w.reverse(), "reverse")?), "join")?;
         let carried_deps = e(flow_all.union(false_arr), "union")?;
         // Fewer disjuncts make the per-loop tests below much faster; isl's coalescing
         // fails on a few inputs (an internal error), which only costs that speed.
