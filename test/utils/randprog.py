@@ -64,7 +64,7 @@ FEATURES = {
     "vla": (0.35, "arrays as C99 VLA parameters (else fixed-size)"),
     "time": (0.3, "a time loop around a top-level nest"),
     "reverse": (0.35, "decreasing loops"),
-    "stride": (0.2, "step-2 loops"),
+    "stride": (0.2, "loops with steps 2 and 3 (increasing or decreasing)"),
     "minmax": (0.45, "min/max bounds (&&, ternaries, MIN/MAX macros)"),
     "triangular": (0.55, "bounds from outer iterators"),
     "affif": (0.45, "affine ifs"),
@@ -1403,7 +1403,7 @@ class Gen:
             elif f == "stride":
                 s0 = r.choice([0, 1])
                 res = (str(s0), f"{v} < {S}", s0, Sv - 1)
-                step = 2
+                step = self.pick([(3, 2), (1, 3)])
             elif f == "rev_stride":
                 res = (f"{S} - 1", f"{v} >= 0", 0, Sv - 1)
                 step = -2
@@ -1413,10 +1413,10 @@ class Gen:
                     inc = f"{v}++" if r.random() < 0.85 else f"{v} += 1"
                 elif step == -1:
                     inc = f"{v}--" if r.random() < 0.85 else f"{v} -= 1"
-                elif step == 2:
-                    inc = f"{v} += 2"
+                elif step > 0:
+                    inc = f"{v} += {step}"
                 else:
-                    inc = f"{v} -= 2"
+                    inc = f"{v} -= {-step}"
                 trips = (hi - lo) // abs(step) + 1
                 return init, cond, inc, lo, hi, trips
         return "0", f"{v} < {S}", f"{v}++", 0, Sv - 1, Sv

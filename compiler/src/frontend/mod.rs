@@ -1719,28 +1719,48 @@ impl Lowerer {
     /// The array and leading subscripts an array argument stands for: `A`, or `A[i]`
     /// (a row of a two-dimensional `A`).
     unsafe fn array_arg(&mut self, a: CXCursor) -> Res<(usize, Vec<Aff>)> {
+        let (_, array, idx) = self.subscripted(
+            a,
+            "array argument must be an array or a row of one (no pointer arithmetic)",
+        )?;
+        Ok((array, idx))
+    }
+
+    /// An array name with subscripts (`A[i][j]`, `row[k]` for a row bound by an inlined
+    /// call): the name's cursor, the array, and every subscript from the outermost,
+    /// those a row binding fixes first. `what` is the error when the base is no name.
+    unsafe fn subscripted(&mut self, c: CXCursor, what: &str) -> Res<(CXCursor, usize, Vec<Aff>)> {
         let mut idx = Vec::new();
-        let mut cur = strip(a);
+        let mut cur = strip(c);
         while cur.kind == CXCursor_ArraySubscriptExpr {
             let k = operands(cur);
             idx.push(k[1]);
             cur = strip(k[0]);
         }
         if cur.kind != CXCursor_DeclRefExpr {
-            return self.err(
-                a,
-                "array argument must be an array or a row of one (no pointer arithmetic)",
-            );
+            return self.err(cur, what.to_string());
         }
-        let (array, mut prefix) = match self.binding(cur)? {
+        let (array, mut affs) = match self.binding(cur)? {
             Binding::Array(x) => (x, Vec::new()),
             Binding::View(v) => self.views[v].clone(),
             _ => return self.err(cur, format!("'{}' is not an array", spelling(cur))),
         };
-        for i in idx.into_iter().rev() {
-            prefix.push(self.aff(i)?);
+        let rank = self.scop.arrays[array].dims.len();
+        if affs.len() + idx.len() > rank {
+            return self.err(
+                c,
+                format!(
+                    "array '{}' has {} dimensions but is subscripted with {}",
+                    spelling(cur),
+                    rank - affs.len(),
+                    idx.len()
+                ),
+            );
         }
-        Ok((array, prefix))
+        for i in idx.into_iter().rev() {
+            affs.push(self.aff(i)?);
+        }
+        Ok((cur, array, affs))
     }
 
     /// Inlines a call to `def`, a function defined in the translation unit: its body is
@@ -1846,48 +1866,28 @@ impl Lowerer {
     }
 
     unsafe fn access(&mut self, c: CXCursor) -> Res<(Access, ElemTy)> {
-        let mut idx = Vec::new();
-        let mut cur = strip(c);
-        while cur.kind == CXCursor_ArraySubscriptExpr {
-            let k = operands(cur);
-            idx.push(k[1]);
-            cur = strip(k[0]);
-        }
-        if cur.kind != CXCursor_DeclRefExpr {
-            return self.err(
-                cur,
-                "array subscript of something that is not an array variable (pointer arithmetic)",
-            );
-        }
-        let (a, mut affs) = match self.binding(cur)? {
-            Binding::Array(a) => (a, Vec::new()),
-            Binding::View(v) => self.views[v].clone(),
-            _ => return self.err(cur, format!("'{}' is not an array", spelling(cur))),
-        };
-        idx.reverse();
+        let (name, a, idx) = self.subscripted(
+            c,
+            "array subscript of something that is not an array variable (pointer arithmetic)",
+        )?;
         let rank = self.scop.arrays[a].dims.len();
-        if affs.len() + idx.len() != rank {
+        if idx.len() != rank {
+            let fixed = match self.binding(name)? {
+                Binding::View(v) => self.views[v].1.len(),
+                _ => 0,
+            };
             return self.err(
                 c,
                 format!(
                     "array '{}' has {} dimensions but is subscripted with {}",
-                    spelling(cur),
-                    rank - affs.len(),
-                    idx.len()
+                    spelling(name),
+                    rank - fixed,
+                    idx.len() - fixed
                 ),
             );
         }
-        for i in idx {
-            affs.push(self.aff(i)?);
-        }
         let ty = self.scop.arrays[a].elem;
-        Ok((
-            Access {
-                array: a,
-                idx: affs,
-            },
-            ty,
-        ))
+        Ok((Access { array: a, idx }, ty))
     }
 
     unsafe fn for_stmt(&mut self, c: CXCursor, out: &mut Vec<Node>) -> Res<()> {
