@@ -11,9 +11,12 @@
 //!   (host/kernel split, PPCG sec. 6.3); runs of code without any parallel loop execute
 //!   in a single-thread kernel, so data never leaves the device in between;
 //! * the host allocates every array on the device, copies every array in, copies the
-//!   written arrays out (PPCG sec. 7.1 with whole arrays); scalars the SCoP writes live in
-//!   device memory, except in a parallel kernel, where each thread gets a private copy
-//!   initialized from the device value (the analysis guarantees none is live-out).
+//!   written arrays out (PPCG sec. 7.1 with whole arrays); arrays declared in the region
+//!   live on the device only. Scalars live in device memory, those of the enclosing
+//!   function copied in from the reference the caller passes and, when the function may
+//!   read them after the region, back out; in a parallel kernel each thread gets a private
+//!   copy initialized from the device value (the analysis guarantees no value written
+//!   there is live after the loop).
 //!
 //! Before (affine form):
 //! ```text
