@@ -735,6 +735,8 @@ class Gen:
                 dim3_done = True
             else:
                 dims = [r.choice("nm") for _ in range(self.pick([(1, 1), (1.3, 2)]))]
+            while math.prod(self.params[d] for d in dims) > 40000 and "n" in dims:
+                dims[dims.index("n")] = "m"  # keep arrays (and what is printed) small
             exact = not is_float(ty) or not self.feat("inexact") or r.random() < 0.5
             a = Sym(names[k], ty, dims, exact=exact)
             a.vla = self.feat("vla") and r.random() < 0.8
@@ -745,6 +747,8 @@ class Gen:
         if self.feat("local_array"):
             ty = self.pick([(3, "double"), (1, "float"), (1.5, "int")])
             dims = [r.choice("nm") for _ in range(r.choice([1, 2]))]
+            while math.prod(self.params[d] for d in dims) > 40000 and "n" in dims:
+                dims[dims.index("n")] = "m"
             a = Sym("T", ty, dims, exact=not is_float(ty) or not self.feat("inexact") or r.random() < 0.5)
             a.vla, a.local = False, True
             a.zero_init = r.random() < 0.5
