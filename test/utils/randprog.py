@@ -268,7 +268,7 @@ class Bin(Expr):
             r = x / (2 ** self.b.val)
         else:
             raise AssertionError(op)
-        if not is_float(self.ty) and r > int_limit(self.ty):
+        if not is_float(self.ty) and not r <= int_limit(self.ty):
             raise Reject(f"int overflow in {self.c()}")
         return r
 
@@ -341,7 +341,7 @@ class Call(Expr):
 
     def bound(self, env):
         r = self.bound_fn([a.bound(env) for a in self.args])
-        if not is_float(self.ty) and r > int_limit(self.ty):
+        if not is_float(self.ty) and not r <= int_limit(self.ty):
             raise Reject(f"int overflow in {self.c()}")
         return r
 
@@ -355,7 +355,7 @@ class RowCall(Expr):
 
     def bound(self, env):
         r = 2 * env[self.arr.name]
-        if not is_float(self.ty) and r > INT_MAX:
+        if not is_float(self.ty) and not r <= INT_MAX:
             raise Reject(f"int overflow in {self.c()}")
         return r
 
@@ -424,7 +424,7 @@ def convert(src, dst, b, what):
     """Bound of a value of bound b converted from type src to type dst (Reject on UB)."""
     if is_float(dst):
         return b
-    if is_float(src) and b >= 2**31 - 2:
+    if is_float(src) and not b < 2**31 - 2:
         raise Reject(f"float to int conversion out of range: {what}")
     if is_float(src) and (dst == "unsigned char" and b >= 1 or dst == "short" and b >= 32767):
         raise Reject(f"float to {dst} conversion may be out of range: {what}")
@@ -472,7 +472,7 @@ class Assign(Stmt):
             v = min(cur, self.rhs.val - 1)
         else:
             raise AssertionError(self.op)
-        if not is_float(ct) and v > int_limit(ct):
+        if not is_float(ct) and not v <= int_limit(ct):
             raise Reject(f"int overflow in {self.target.c()} {self.op} ...")
         return convert(ct, t.ty, v, self.target.c())
 
@@ -481,7 +481,7 @@ class Assign(Stmt):
         v = self.value_bound(env)
         n = self.target.sym.name
         if v > env[n]:
-            env[n] = v
+            env[n] = float(v)
 
 
 class Chain(Stmt):
@@ -496,9 +496,9 @@ class Chain(Stmt):
     def sim(self, env, st):
         st.step()
         v = convert(self.rhs.ty, self.inner.ty, self.rhs.bound(env), self.rhs.c())
-        env[self.inner.sym.name] = max(env[self.inner.sym.name], v)
+        env[self.inner.sym.name] = float(max(env[self.inner.sym.name], v))
         v = convert(self.inner.ty, self.outer.ty, v, self.inner.c())
-        env[self.outer.sym.name] = max(env[self.outer.sym.name], v)
+        env[self.outer.sym.name] = float(max(env[self.outer.sym.name], v))
 
 
 class Decl(Stmt):
@@ -511,7 +511,7 @@ class Decl(Stmt):
     def sim(self, env, st):
         st.step()
         v = convert(self.rhs.ty, self.sym.ty, self.rhs.bound(env), self.rhs.c())
-        env[self.sym.name] = max(env.get(self.sym.name, 0.0), v)
+        env[self.sym.name] = float(max(env.get(self.sym.name, 0.0), v))
 
 
 class Loop(Stmt):
@@ -591,7 +591,7 @@ class RawStmt(Stmt):
             if op == "+=":
                 v += env[name]
             if v > env[name]:
-                env[name] = v
+                env[name] = float(v)
 
 
 class Block(Stmt):
@@ -1617,9 +1617,9 @@ class Gen:
     def simulate(self, region, post):
         env = {}
         for a in self.arrays:
-            env[a.name] = a.bound
+            env[a.name] = float(a.bound)
         for s in self.sparams + self.scalars + self.consts + self.ro:
-            env[s.name] = s.bound
+            env[s.name] = float(s.bound)
         st = SimState()
         try:
             for s in region + post:
@@ -1627,7 +1627,7 @@ class Gen:
         except (OverflowError, ZeroDivisionError) as e:
             raise Reject(str(e))
         for name, b in env.items():
-            if b > FLOAT_LIMIT:
+            if not b <= FLOAT_LIMIT:
                 raise Reject(f"{name} may reach {b!r:.40}")
         return env
 
