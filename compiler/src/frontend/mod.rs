@@ -1420,13 +1420,8 @@ impl Lowerer {
                         let sid = match self.bind.get(&key) {
                             Some(Binding::Scalar(s)) => *s,
                             _ => {
-                                let sid = self.scop.scalars.len();
-                                self.scop.scalars.push(Scalar {
-                                    name: spelling(v),
-                                    ty: elem_of(ty).unwrap_or(ElemTy::I32),
-                                    outer: false,
-                                    live_out: false,
-                                });
+                                let sid = self
+                                    .region_scalar(spelling(v), elem_of(ty).unwrap_or(ElemTy::I32));
                                 self.bind.insert(key, Binding::Scalar(sid));
                                 sid
                             }
@@ -1682,13 +1677,7 @@ impl Lowerer {
                     }
                     None => {
                         let v = self.expr(a)?.cast(ety);
-                        let sid = self.scop.scalars.len();
-                        self.scop.scalars.push(Scalar {
-                            name: spelling(p),
-                            ty: ety,
-                            outer: false,
-                            live_out: false,
-                        });
+                        let sid = self.region_scalar(spelling(p), ety);
                         self.push_stmt(Target::Scalar(sid), v, a, out);
                         Binding::Scalar(sid)
                     }
@@ -1705,6 +1694,17 @@ impl Lowerer {
             bound.push((pkey.clone(), self.bind.insert(pkey, b)));
         }
         Ok(bound)
+    }
+
+    /// A new scalar that lives only inside the region.
+    fn region_scalar(&mut self, name: String, ty: ElemTy) -> usize {
+        self.scop.scalars.push(Scalar {
+            name,
+            ty,
+            outer: false,
+            live_out: false,
+        });
+        self.scop.scalars.len() - 1
     }
 
     fn unbind(&mut self, saved: Vec<((String, u32, u32), Option<Binding>)>) {
@@ -1779,27 +1779,14 @@ impl Lowerer {
         self.call_stack.push(decl_key(def));
         let r = self.inline_body(call, def, out);
         self.call_stack.pop();
-        let value = match r {
-            Ok(v) => v,
-            Err(e) => {
-                self.unbind(saved);
-                return Err(e);
-            }
-        };
         self.unbind(saved);
-        let Some(v) = value else { return Ok(None) };
+        let Some(v) = r? else { return Ok(None) };
         out.append(&mut self.pending);
         if out.len() == before {
             return Ok(Some(v));
         }
         let ty = v.ty();
-        let sid = self.scop.scalars.len();
-        self.scop.scalars.push(Scalar {
-            name: format!("{}.ret", spelling(def)),
-            ty,
-            outer: false,
-            live_out: false,
-        });
+        let sid = self.region_scalar(format!("{}.ret", spelling(def)), ty);
         self.push_stmt(Target::Scalar(sid), v, call, out);
         Ok(Some(Expr::ScalarLoad(sid, ty)))
     }
