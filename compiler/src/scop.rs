@@ -117,32 +117,86 @@ pub enum Var {
     Param(usize),
 }
 
-/// An affine expression `sum(coeff * var) + cst`, optionally floor-divided by a positive constant.
+/// A quasi-affine expression `sum(coeff * var) + sum(coeff * floor(num / den)) + cst`
+/// (isl's floor division by positive constants, PPCG's quasi-affine subscripts and bounds).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Aff {
     pub terms: BTreeMap<Var, i64>,
+    /// Floor divisions, each with a non-zero coefficient, at most one per `(num, den)`.
+    pub divs: Vec<FloorDiv>,
     pub cst: i64,
+}
+
+/// `coeff * floor(num / den)` with `den > 1`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FloorDiv {
+    pub num: Aff,
+    pub den: i64,
+    pub coeff: i64,
+}
+
+/// How [`Aff::render`] spells a floor division `floor(num / den)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DivSyntax {
+    /// isl: `floor((num)/den)`.
+    Isl,
+    /// MLIR affine expressions: `((num) floordiv den)`, parenthesized because a
+    /// coefficient or a negation in front would otherwise bind to `num` alone.
+    Affine,
 }
 
 impl Aff {
     pub fn cst(c: i64) -> Aff {
         Aff {
-            terms: BTreeMap::new(),
             cst: c,
+            ..Aff::default()
         }
     }
     pub fn var(v: Var) -> Aff {
         Aff::var_times(v, 1)
     }
     pub fn var_times(v: Var, k: i64) -> Aff {
-        let mut terms = BTreeMap::new();
+        let mut a = Aff::default();
         if k != 0 {
-            terms.insert(v, k);
+            a.terms.insert(v, k);
         }
-        Aff { terms, cst: 0 }
+        a
+    }
+    /// `floor(num / den)` for `den > 0`, folded when `den` divides every coefficient of
+    /// `num` (then the division is exact, and C's truncation agrees for every sign).
+    pub fn floor_div(num: &Aff, den: i64) -> Aff {
+        if let Some(q) = num.exact_div(den) {
+            return q;
+        }
+        Aff {
+            divs: vec![FloorDiv {
+                num: num.clone(),
+                den,
+                coeff: 1,
+            }],
+            ..Aff::default()
+        }
+    }
+    /// `self / den` when `den` divides every coefficient and the constant.
+    pub fn exact_div(&self, den: i64) -> Option<Aff> {
+        let divides = self.cst % den == 0
+            && self.terms.values().all(|k| k % den == 0)
+            && self.divs.iter().all(|d| d.coeff % den == 0);
+        divides.then(|| Aff {
+            terms: self.terms.iter().map(|(v, k)| (*v, k / den)).collect(),
+            divs: self
+                .divs
+                .iter()
+                .map(|d| FloorDiv {
+                    coeff: d.coeff / den,
+                    ..d.clone()
+                })
+                .collect(),
+            cst: self.cst / den,
+        })
     }
     pub fn is_const(&self) -> Option<i64> {
-        self.terms.is_empty().then_some(self.cst)
+        (self.terms.is_empty() && self.divs.is_empty()).then_some(self.cst)
     }
     pub fn add(&self, o: &Aff) -> Aff {
         let mut r = self.clone();
@@ -151,6 +205,17 @@ impl Aff {
             *e += k;
             if *e == 0 {
                 r.terms.remove(v);
+            }
+        }
+        for d in &o.divs {
+            match r.divs.iter().position(|x| x.num == d.num && x.den == d.den) {
+                Some(i) => {
+                    r.divs[i].coeff += d.coeff;
+                    if r.divs[i].coeff == 0 {
+                        r.divs.remove(i);
+                    }
+                }
+                None => r.divs.push(d.clone()),
             }
         }
         r.cst += o.cst;
@@ -162,6 +227,14 @@ impl Aff {
         }
         Aff {
             terms: self.terms.iter().map(|(v, c)| (*v, c * k)).collect(),
+            divs: self
+                .divs
+                .iter()
+                .map(|d| FloorDiv {
+                    coeff: d.coeff * k,
+                    ..d.clone()
+                })
+                .collect(),
             cst: self.cst * k,
         }
     }
@@ -171,18 +244,50 @@ impl Aff {
     pub fn neg(&self) -> Aff {
         self.scale(-1)
     }
-    /// True when `v` appears with a non-zero coefficient.
+    /// True when `v` appears with a non-zero coefficient, also inside a division.
     pub fn uses(&self, v: Var) -> bool {
-        self.terms.contains_key(&v)
+        self.terms.contains_key(&v) || self.divs.iter().any(|d| d.num.uses(v))
+    }
+    /// Every variable the expression mentions, also inside divisions.
+    pub fn vars(&self) -> Vec<Var> {
+        let mut out: Vec<Var> = self.terms.keys().copied().collect();
+        for d in &self.divs {
+            for v in d.num.vars() {
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+    /// Every floor division, innermost first (the numerator of a division before it).
+    pub fn all_divs(&self) -> Vec<&FloorDiv> {
+        let mut out = Vec::new();
+        for d in &self.divs {
+            out.extend(d.num.all_divs());
+            out.push(d);
+        }
+        out
     }
     /// Renders with a naming function for variables, e.g. `2*i + n - 1`.
-    pub fn render(&self, name: &dyn Fn(Var) -> String) -> String {
+    pub fn render(&self, name: &dyn Fn(Var) -> String, syntax: DivSyntax) -> String {
+        let mut parts: Vec<(i64, String)> =
+            self.terms.iter().map(|(v, k)| (*k, name(*v))).collect();
+        for d in &self.divs {
+            let num = d.num.render(name, syntax);
+            let q = match syntax {
+                DivSyntax::Isl => format!("floor(({num})/{})", d.den),
+                DivSyntax::Affine => format!("(({num}) floordiv {})", d.den),
+            };
+            parts.push((d.coeff, q));
+        }
         let mut s = String::new();
-        for (v, k) in &self.terms {
-            let n = name(*v);
-            let term = match *k {
+        for (k, n) in parts {
+            let term = match k {
                 1 => n,
                 -1 => format!("-{n}"),
+                k if n.contains(' ') => format!("{k}*({n})"),
                 k => format!("{k}*{n}"),
             };
             if s.is_empty() {

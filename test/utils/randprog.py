@@ -84,6 +84,8 @@ FEATURES = {
     "toplevel": (0.4, "statements outside every loop"),
     "local_array": (0.25, "an array local to the function, set before the region and printed after it"),
     "iter_after": (0.3, "iterators read after their loops (in the region and after it)"),
+    "quasi": (0.3, "quasi-affine subscripts and bounds: (aff) / k and (aff) % k, sometimes with a "
+                   "negative dividend (an expected refusal where C's truncation would differ)"),
     "large": (0.25, "n up to 300 and m up to 40: launches of several blocks, partial blocks"),
     "exotic": (0.08, "one statement outside the usual subset: while/do/switch/break, a parametric step, "
                      "i % 2 or indirect subscripts (expected refusals), bit operations, unsigned, else-if, "
@@ -173,6 +175,25 @@ class Aff:
             lo += min(c * a, c * b)
             hi += max(c * a, c * b)
         return lo, hi
+
+
+class QuasiAff(Aff):
+    """`(inner) / k` or `(inner) % k` with C's truncating division (k > 0)."""
+
+    def __init__(self, inner, op, k):
+        super().__init__(inner.terms, 0)
+        self.inner, self.op, self.k = inner, op, k
+
+    def text(self):
+        return f"({self.inner.text()}) {self.op} {self.k}"
+
+    def interval(self, ctx):
+        lo, hi = self.inner.interval(ctx)
+        trunc = lambda x: int(x / self.k)
+        if self.op == "/":
+            return trunc(lo), trunc(hi)
+        # C's remainder has the dividend's sign
+        return (0 if lo >= 0 else -(self.k - 1)), (self.k - 1 if hi >= 0 else 0)
 
 
 # ---------------------------------------------------------------- value expressions
@@ -876,11 +897,24 @@ class Gen:
                 cands.append((1.0, Aff({}, c)))
                 cands.append((0.5, Aff({sym: 1}, -1)))
             e = self.pick(cands)
+            if self.feat("quasi") and e.terms and self.chance(0.3):
+                e = self.quasi(e, ctx, D)
             lo, hi = e.interval(ctx)
             assert 0 <= lo and hi <= D - 1, (a.name, e.text(), lo, hi, D)
             used.update(e.terms)
             subs.append(e)
         return subs
+
+    def quasi(self, e, ctx, D):
+        """e / k or e % k, in 0 .. D-1 like e; sometimes with a dividend shifted below
+        zero where C's division still gives an index in range."""
+        k = self.rng.choice([2, 3, 4])
+        num = e
+        if self.chance(0.05):
+            num = Aff(e.terms, e.const - self.rng.randint(1, k - 1))
+        q = QuasiAff(num, "/" if k > D or self.chance(0.6) else "%", k)
+        lo, hi = q.interval(ctx)
+        return q if 0 <= lo and hi <= D - 1 else e
 
     def lit(self, ty, small=False):
         r = self.rng
@@ -1363,6 +1397,8 @@ class Gen:
                 forms += [(0.6, "rev_tri")]
         if self.feat("stride"):
             forms += [(1.0, "stride"), (0.4, "rev_stride")]
+        if self.feat("quasi"):
+            forms += [(0.8, "quasi")]
         for _ in range(20):
             f = self.pick(forms)
             u = r.choice(siters) if siters else None
@@ -1408,6 +1444,12 @@ class Gen:
                 s0 = r.choice([0, 1])
                 res = (str(s0), f"{v} < {S}", s0, Sv - 1)
                 step = self.pick([(3, 2), (1, 3)])
+            elif f == "quasi":
+                k = r.choice([2, 3])
+                if siters and r.random() < 0.5:
+                    res = ("0", f"{v} < ({u[0]} + 1) / {k}", 0, (u[2] + 1) // k - 1)
+                else:
+                    res = ("0", f"{v} < {S} / {k}", 0, Sv // k - 1)
             elif f == "rev_stride":
                 res = (f"{S} - 1", f"{v} >= 0", 0, Sv - 1)
                 step = -2

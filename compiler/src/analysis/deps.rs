@@ -22,6 +22,7 @@
 //!    thread: anti and output dependences on them do not count (PPCG's live-range
 //!    reordering restricted to scalars).
 
+use super::quasi::{aff_str, cond_constraints, cond_negation, loop_constraints, params_str};
 use crate::scop::*;
 use isl_rs::{Context, UnionAccessInfo, UnionMap, UnionSet};
 
@@ -53,14 +54,6 @@ struct Builder<'a> {
     max_depth: usize,
 }
 
-fn aff_str(a: &Aff) -> String {
-    a.render(&|v| match v {
-        Var::Iv(l) => format!("c{l}"),
-        Var::Param(p) => format!("p{p}"),
-    })
-    .replace("*", "")
-}
-
 fn access_str(acc: &Access) -> String {
     let idx: Vec<String> = acc.idx.iter().map(aff_str).collect();
     format!("A{}[{}]", acc.array, idx.join(", "))
@@ -82,20 +75,7 @@ impl<'a> Builder<'a> {
                 Node::Loop(l) => {
                     let c = format!("c{}", l.id);
                     let before = cons.len();
-                    for lb in &l.lbs {
-                        cons.push(format!("{c} >= {}", aff_str(lb)));
-                    }
-                    for ub in &l.ubs {
-                        cons.push(format!("{c} < {}", aff_str(ub)));
-                    }
-                    if l.step > 1 && l.lbs.len() == 1 {
-                        cons.push(format!(
-                            "exists (e{0} : {c} = {1} + {2}e{0})",
-                            l.id,
-                            aff_str(&l.lbs[0]),
-                            l.step
-                        ));
-                    }
+                    cons.extend(loop_constraints(l.id, &l.lbs, &l.ubs, l.step));
                     sched.push(pos.to_string());
                     sched.push(c);
                     loops.push(l);
@@ -107,30 +87,15 @@ impl<'a> Builder<'a> {
                     cons.truncate(before);
                     *pos += 1;
                 }
-                Node::If { cond, then, els } => {
-                    let parts: Vec<String> = cond
-                        .cons
-                        .iter()
-                        .map(|(a, eq)| format!("{} {} 0", aff_str(a), if *eq { "=" } else { ">=" }))
-                        .collect();
+                Node::If {
+                    cond, then, els, ..
+                } => {
                     let before = cons.len();
-                    cons.extend(parts.iter().cloned());
+                    cons.extend(cond_constraints(cond));
                     self.walk(then, loops, cons, sched, cond_reads, may, pos);
                     cons.truncate(before);
                     if !els.is_empty() {
-                        let negs: Vec<String> = cond
-                            .cons
-                            .iter()
-                            .map(|(a, eq)| {
-                                let s = aff_str(a);
-                                if *eq {
-                                    format!("{s} <= -1 or {s} >= 1")
-                                } else {
-                                    format!("{s} <= -1")
-                                }
-                            })
-                            .collect();
-                        cons.push(format!("({})", negs.join(" or ")));
+                        cons.push(cond_negation(cond));
                         self.walk(els, loops, cons, sched, cond_reads, may, pos);
                         cons.truncate(before);
                     }
@@ -171,11 +136,7 @@ impl<'a> Builder<'a> {
     }
 
     fn params(&self) -> String {
-        let ps: Vec<String> = (0..self.scop.params.len())
-            .filter(|&p| !self.scop.params[p].ty.is_float())
-            .map(|p| format!("p{p}"))
-            .collect();
-        format!("[{}]", ps.join(", "))
+        params_str(self.scop)
     }
 
     /// `{ T1[c0] -> A0[c0]; ... }` for the accesses `pick` selects.

@@ -1,3 +1,4 @@
 //! Polyhedral analysis of a SCoP with isl: the model, exact dependences, parallelism.
 
 pub mod deps;
+pub mod quasi;

@@ -39,17 +39,17 @@ impl Names<'_> {
     }
     /// Inline affine syntax, e.g. `%i + symbol(%n) - 1`.
     fn inline(&self, a: &Aff) -> String {
-        a.render(&|v| self.var(v))
+        a.render(&|v| self.var(v), DivSyntax::Affine)
     }
     /// An explicit map with its operands: `affine_map<(d0)[s0] -> (d0 + s0)>(%i)[%n]`.
     fn map(&self, affs: &[Aff]) -> (String, String) {
         let mut dims = BTreeSet::new();
         let mut syms = BTreeSet::new();
         for a in affs {
-            for v in a.terms.keys() {
+            for v in a.vars() {
                 match v {
-                    Var::Iv(_) => dims.insert(*v),
-                    Var::Param(_) => syms.insert(*v),
+                    Var::Iv(_) => dims.insert(v),
+                    Var::Param(_) => syms.insert(v),
                 };
             }
         }
@@ -62,7 +62,10 @@ impl Names<'_> {
                 format!("s{}", syms.iter().position(|s| *s == v).unwrap_or(0))
             }
         };
-        let results: Vec<String> = affs.iter().map(|a| a.render(&name)).collect();
+        let results: Vec<String> = affs
+            .iter()
+            .map(|a| a.render(&name, DivSyntax::Affine))
+            .collect();
         let dn: Vec<String> = (0..dims.len()).map(|i| format!("d{i}")).collect();
         let sn: Vec<String> = (0..syms.len()).map(|i| format!("s{i}")).collect();
         let map = format!(
@@ -71,11 +74,12 @@ impl Names<'_> {
             sn.join(", "),
             results.join(", ")
         );
-        let dops: Vec<String> = dims.iter().map(|v| self.ivs_or(*v)).collect();
-        let sops: Vec<String> = syms.iter().map(|v| self.ivs_or(*v)).collect();
+        let dops: Vec<String> = dims.iter().map(|v| self.var_value(*v)).collect();
+        let sops: Vec<String> = syms.iter().map(|v| self.var_value(*v)).collect();
         (map, format!("({})[{}]", dops.join(", "), sops.join(", ")))
     }
-    fn ivs_or(&self, v: Var) -> String {
+    /// The SSA value of a variable: a loop counter or an integer parameter as `index`.
+    pub fn var_value(&self, v: Var) -> String {
         match v {
             Var::Iv(l) => self.ivs[l].clone().unwrap_or_default(),
             Var::Param(p) => self.param_index[p].clone().unwrap_or_default(),
@@ -245,14 +249,10 @@ pub(crate) fn dynamic_sizes(
     for d in &a.dims {
         let Dim::Dynamic(aff) = d else { continue };
         let aff = aff.clone().unwrap_or_else(|| Aff::cst(1));
-        let mut acc = b.const_index(aff.cst);
-        for (v, k) in &aff.terms {
-            let Var::Param(p) = v else { continue };
-            let kv = b.const_index(*k);
-            let pv = param_index[*p].clone().unwrap_or_default();
-            let m = b.op(format!("arith.muli {pv}, {kv} : index"));
-            acc = b.op(format!("arith.addi {acc}, {m} : index"));
-        }
+        let acc = b.aff_value(&aff, "index", &|v| match v {
+            Var::Param(p) => param_index[p].clone().unwrap_or_default(),
+            Var::Iv(_) => String::new(),
+        });
         out.push(acc);
     }
     out

@@ -96,31 +96,8 @@ impl ValueEnv for Gpu<'_, '_> {
         b.op(format!("memref.load {m}[] : memref<{}>", ty.mlir()))
     }
     fn index(&mut self, b: &mut Body, a: &Aff) -> String {
-        let mut acc: Option<String> = None;
-        for (v, k) in &a.terms {
-            let x = match v {
-                Var::Iv(l) => self.n.ivs[*l].clone().unwrap_or_default(),
-                Var::Param(p) => self.n.param_index[*p].clone().unwrap_or_default(),
-            };
-            let term = if *k == 1 {
-                x
-            } else {
-                let kv = b.const_index(*k);
-                b.op(format!("arith.muli {x}, {kv} : index"))
-            };
-            acc = Some(match acc {
-                None => term,
-                Some(a) => b.op(format!("arith.addi {a}, {term} : index")),
-            });
-        }
-        match acc {
-            None => b.const_index(a.cst),
-            Some(v) if a.cst == 0 => v,
-            Some(v) => {
-                let c = b.const_index(a.cst);
-                b.op(format!("arith.addi {v}, {c} : index"))
-            }
-        }
+        let n = &*self.n;
+        b.aff_value(a, "index", &|v| n.var_value(v))
     }
     fn param(&mut self, _b: &mut Body, p: usize) -> String {
         self.n.param_value(p)
@@ -673,18 +650,10 @@ fn array_sizes(b: &mut Body, arr: &Array, p64: &[Option<String>]) -> Vec<String>
         .iter()
         .map(|d| match d {
             Dim::Static(n) => b.op(format!("arith.constant {n} : i64")),
-            Dim::Dynamic(Some(aff)) => {
-                let mut acc = b.op(format!("arith.constant {} : i64", aff.cst));
-                for (v, k) in &aff.terms {
-                    if let Var::Param(p) = v {
-                        let kv = b.op(format!("arith.constant {k} : i64"));
-                        let pv = p64[*p].clone().unwrap_or_default();
-                        let m = b.op(format!("arith.muli {pv}, {kv} : i64"));
-                        acc = b.op(format!("arith.addi {acc}, {m} : i64"));
-                    }
-                }
-                acc
-            }
+            Dim::Dynamic(Some(aff)) => b.aff_value(aff, "i64", &|v| match v {
+                Var::Param(p) => p64[p].clone().unwrap_or_default(),
+                Var::Iv(_) => String::new(),
+            }),
             Dim::Dynamic(None) => b.op("arith.constant 1 : i64"),
         })
         .collect()

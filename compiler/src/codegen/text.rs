@@ -41,6 +41,44 @@ impl Body {
     pub fn const_index(&mut self, v: i64) -> String {
         self.op(format!("arith.constant {v} : index"))
     }
+    /// Computes a quasi-affine expression with `arith` ops in the integer type `ty`
+    /// (`index` or `i64`), `var` giving the value of each variable. A floor division is
+    /// spelled with `arith.divsi` on an adjusted numerator (`num < 0 ? num - (den - 1) :
+    /// num`), as `lower-affine` expands `floordiv`, so no later expansion pass is needed.
+    pub fn aff_value(&mut self, a: &Aff, ty: &str, var: &dyn Fn(Var) -> String) -> String {
+        let mut terms: Vec<(String, i64)> = a.terms.iter().map(|(v, k)| (var(*v), *k)).collect();
+        for d in &a.divs {
+            let num = self.aff_value(&d.num, ty, var);
+            let zero = self.op(format!("arith.constant 0 : {ty}"));
+            let neg = self.op(format!("arith.cmpi slt, {num}, {zero} : {ty}"));
+            let m = self.op(format!("arith.constant {} : {ty}", d.den - 1));
+            let lowered = self.op(format!("arith.subi {num}, {m} : {ty}"));
+            let adj = self.op(format!("arith.select {neg}, {lowered}, {num} : {ty}"));
+            let den = self.op(format!("arith.constant {} : {ty}", d.den));
+            terms.push((self.op(format!("arith.divsi {adj}, {den} : {ty}")), d.coeff));
+        }
+        let mut acc: Option<String> = None;
+        for (x, k) in terms {
+            let term = if k == 1 {
+                x
+            } else {
+                let kv = self.op(format!("arith.constant {k} : {ty}"));
+                self.op(format!("arith.muli {x}, {kv} : {ty}"))
+            };
+            acc = Some(match acc {
+                None => term,
+                Some(a) => self.op(format!("arith.addi {a}, {term} : {ty}")),
+            });
+        }
+        match acc {
+            None => self.op(format!("arith.constant {} : {ty}", a.cst)),
+            Some(v) if a.cst == 0 => v,
+            Some(v) => {
+                let c = self.op(format!("arith.constant {} : {ty}", a.cst));
+                self.op(format!("arith.addi {v}, {c} : {ty}"))
+            }
+        }
+    }
 }
 
 /// Prints the regions of an `affine.if` or `scf.if` whose header line (ending in `{`) is

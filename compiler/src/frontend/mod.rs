@@ -13,6 +13,7 @@
 
 pub mod pragma;
 
+use crate::analysis::quasi;
 use crate::diag::Diagnostic;
 use crate::scop::*;
 use clang_sys::*;
@@ -775,6 +776,11 @@ struct Lowerer {
     /// Statements of functions inlined while evaluating an expression, emitted before the
     /// statement that holds the expression.
     pending: Vec<Node>,
+    /// The loops around the code being lowered, outermost first, and the isl
+    /// constraints of their bounds and of the affine conditions around it: where a
+    /// quasi-affine expression is evaluated ([`quasi::c_division_agrees`]).
+    ctx_loops: Vec<usize>,
+    ctx: Vec<String>,
 }
 
 impl Lowerer {
@@ -812,6 +818,8 @@ impl Lowerer {
             call_stack: Vec::new(),
             scanned: Vec::new(),
             pending: Vec::new(),
+            ctx_loops: Vec::new(),
+            ctx: Vec::new(),
         }
     }
 
@@ -826,6 +834,39 @@ impl Lowerer {
             loc = self.scop.loc.clone();
         }
         Err(Diagnostic::new(loc, msg))
+    }
+
+    /// Whether the floor divisions in `affs` equal C's divisions wherever the code being
+    /// lowered runs (see [`quasi::c_division_agrees`]); `c` locates an isl failure.
+    fn divisions_agree(
+        &self,
+        c: CXCursor,
+        affs: &[Aff],
+        upper_bounds_over: Option<&[Aff]>,
+    ) -> Res<bool> {
+        let at = quasi::Where {
+            params: quasi::params_str(&self.scop),
+            ivs: &self.ctx_loops,
+            cons: &self.ctx,
+        };
+        quasi::c_division_agrees(&at, affs, upper_bounds_over).or_else(|e| self.err(c, e))
+    }
+
+    /// Refuses quasi-affine `affs` whose floor divisions may differ from C's.
+    fn exact_divisions(
+        &self,
+        c: CXCursor,
+        affs: &[Aff],
+        upper_bounds_over: Option<&[Aff]>,
+    ) -> Res<()> {
+        if self.divisions_agree(c, affs, upper_bounds_over)? {
+            return Ok(());
+        }
+        self.err(
+            c,
+            "non-affine expression: the dividend of '/' or '%' may be negative here, where C's \
+             truncating division differs from the floor division of the polyhedral model",
+        )
     }
 
     fn run(mut self, stmts: &[CXCursor]) -> Res<Scop> {
@@ -1070,7 +1111,7 @@ impl Lowerer {
         for d in &self.scop.arrays[id].dims {
             let ok = match d {
                 Dim::Static(_) => true,
-                Dim::Dynamic(Some(a)) => a.terms.keys().all(|x| matches!(x, Var::Param(_))),
+                Dim::Dynamic(Some(a)) => a.vars().iter().all(|x| matches!(x, Var::Param(_))),
                 Dim::Dynamic(None) => false,
             };
             if !ok {
@@ -1244,17 +1285,25 @@ impl Lowerer {
                     }
                     CXBinaryOperator_Div | CXBinaryOperator_Rem => {
                         let (a, b) = (self.aff(k[0])?, self.aff(k[1])?);
+                        let div = op == CXBinaryOperator_Div;
                         match (a.is_const(), b.is_const()) {
                             (Some(x), Some(y)) if y != 0 => {
-                                Ok(Aff::cst(if op == CXBinaryOperator_Div {
-                                    x / y
-                                } else {
-                                    x % y
-                                }))
+                                Ok(Aff::cst(if div { x / y } else { x % y }))
                             }
+                            // Quasi-affine: isl's floor division, which is C's truncating
+                            // division where the dividend is non-negative; the dependence
+                            // analysis proves that it is wherever the value is used.
+                            (_, Some(y)) if y > 0 => {
+                                let q = Aff::floor_div(&a, y);
+                                Ok(if div { q } else { a.sub(&q.scale(y)) })
+                            }
+                            (_, Some(_)) => self.err(
+                                c,
+                                "non-affine expression: division or remainder by a constant that is not positive",
+                            ),
                             _ => self.err(
                                 c,
-                                "non-affine expression: division or remainder of a variable",
+                                "non-affine expression: division or remainder by a variable",
                             ),
                         }
                     }
@@ -1757,8 +1806,11 @@ impl Lowerer {
                 ),
             );
         }
+        self.exact_divisions(cur, &affs, None)?;
         for i in idx.into_iter().rev() {
-            affs.push(self.aff(i)?);
+            let a = self.aff(i)?;
+            self.exact_divisions(i, std::slice::from_ref(&a), None)?;
+            affs.push(a);
         }
         Ok((cur, array, affs))
     }
@@ -1941,6 +1993,8 @@ impl Lowerer {
             );
         }
         let lbs: Vec<Aff> = start_b.iter().map(|a| a.scale(sign)).collect();
+        self.exact_divisions(start, &lbs, None)?;
+        self.exact_divisions(cond, &ubs, Some(&lbs))?;
         let saved = self.bind.insert(
             vkey.clone(),
             Binding::Loop {
@@ -1950,7 +2004,13 @@ impl Lowerer {
             },
         );
         let mut inner = Vec::new();
+        let before = self.ctx.len();
+        self.ctx
+            .extend(quasi::loop_constraints(id, &lbs, &ubs, step.abs()));
+        self.ctx_loops.push(id);
         let r = self.stmt(body, &mut inner);
+        self.ctx_loops.pop();
+        self.ctx.truncate(before);
         // The iterator's value after the loop, when anything may read it: code later in
         // the region, the function after the region, or a scalar it also is.
         let outer = !self.region_vars.contains(&vkey);
@@ -2122,6 +2182,9 @@ impl Lowerer {
         let mut els = Vec::new();
         let mut cond = Cond::default();
         let affine = self.cond(k[0], &mut cond)?;
+        // A condition whose divisions may differ from C's is evaluated on data instead.
+        let affs: Vec<Aff> = cond.cons.iter().map(|(a, _)| a.clone()).collect();
+        let affine = affine && self.divisions_agree(k[0], &affs, None)?;
         let data = if affine {
             None
         } else {
@@ -2129,9 +2192,20 @@ impl Lowerer {
             out.append(&mut self.pending);
             Some(e)
         };
-        self.stmt(k[1], &mut then)?;
+        let before = self.ctx.len();
+        if affine {
+            self.ctx.extend(quasi::cond_constraints(&cond));
+        }
+        let r = self.stmt(k[1], &mut then);
+        self.ctx.truncate(before);
+        r?;
         if k.len() == 3 {
-            self.stmt(k[2], &mut els)?;
+            if affine {
+                self.ctx.push(quasi::cond_negation(&cond));
+            }
+            let r = self.stmt(k[2], &mut els);
+            self.ctx.truncate(before);
+            r?;
         }
         out.push(match data {
             None => Node::If { cond, then, els },
@@ -2219,7 +2293,10 @@ impl Lowerer {
                             Expr::Int(i, ty)
                         })
                     }
-                    Binding::Value(v, ty) => Ok(Expr::Index(self.values[v].clone(), ty)),
+                    Binding::Value(v, ty) => {
+                        self.exact_divisions(c, std::slice::from_ref(&self.values[v]), None)?;
+                        Ok(Expr::Index(self.values[v].clone(), ty))
+                    }
                     Binding::Arg(a) => Ok(self.args[a].clone()),
                     Binding::Array(_) | Binding::View(_) => {
                         self.err(c, format!("array '{}' used as a value", spelling(c)))
