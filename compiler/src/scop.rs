@@ -387,7 +387,46 @@ pub struct Param {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Access {
     pub array: usize,
-    pub idx: Vec<Aff>,
+    pub idx: Vec<Sub>,
+}
+
+/// One array subscript.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Sub {
+    /// A quasi-affine subscript: the polyhedral model knows the element exactly.
+    Aff(Aff),
+    /// A subscript computed from data (`A[idx[i]]`, a scalar the region computes, a
+    /// product of iterators): any element along this dimension as far as the model
+    /// knows, so a write through it is a may-write (PPCG's over-approximated accesses).
+    Data(Expr),
+}
+
+impl Access {
+    /// An access whose subscripts are all quasi-affine.
+    pub fn affine(array: usize, idx: Vec<Aff>) -> Access {
+        Access {
+            array,
+            idx: idx.into_iter().map(Sub::Aff).collect(),
+        }
+    }
+    /// The quasi-affine subscripts, or `None` when one is computed from data.
+    pub fn affine_idx(&self) -> Option<Vec<&Aff>> {
+        self.idx
+            .iter()
+            .map(|s| match s {
+                Sub::Aff(a) => Some(a),
+                Sub::Data(_) => None,
+            })
+            .collect()
+    }
+    /// Calls `f` on every access the subscripts computed from data read.
+    pub fn visit_sub_reads(&self, f: &mut dyn FnMut(Read<'_>)) {
+        for s in &self.idx {
+            if let Sub::Data(e) = s {
+                e.visit_reads(f);
+            }
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -515,7 +554,10 @@ impl Expr {
     /// Calls `f` on every array or scalar access this expression reads.
     pub fn visit_reads(&self, f: &mut dyn FnMut(Read<'_>)) {
         match self {
-            Expr::Load(a, _) => f(Read::Array(a)),
+            Expr::Load(a, _) => {
+                f(Read::Array(a));
+                a.visit_sub_reads(f);
+            }
             Expr::ScalarLoad(s, _) => f(Read::Scalar(*s)),
             Expr::Int(..) | Expr::Float(..) | Expr::Param(..) | Expr::Index(..) => {}
             Expr::Neg(e) | Expr::Not(e) | Expr::BitNot(e) | Expr::Cast(e, _) => e.visit_reads(f),

@@ -88,7 +88,7 @@ FEATURES = {
                    "negative dividend (an expected refusal where C's truncation would differ)"),
     "large": (0.25, "n up to 300 and m up to 40: launches of several blocks, partial blocks"),
     "exotic": (0.08, "one statement outside the usual subset: while/do/switch/break, a parametric step, "
-                     "i % 2 or indirect subscripts (expected refusals), bit operations, unsigned, else-if, "
+                     "i % 2 or indirect subscripts (over-approximated accesses), bit operations, unsigned, else-if, "
                      "an iterator declared in its for"),
 }
 

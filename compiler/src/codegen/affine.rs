@@ -87,16 +87,30 @@ impl Names<'_> {
     }
 }
 
+/// The dialect and subscripts of an access: `affine` with inline quasi-affine
+/// subscripts, or `memref` with `index` values when a subscript is computed from data
+/// (the form ARCHITECTURE.md gives non-affine subscripts).
+fn access_indices(
+    b: &mut Body,
+    env: &mut AffineEnv<'_, '_>,
+    acc: &Access,
+) -> (&'static str, Vec<String>) {
+    match acc.affine_idx() {
+        Some(affs) => ("affine", affs.iter().map(|a| env.n.inline(a)).collect()),
+        None => ("memref", subscripts(b, env, acc)),
+    }
+}
+
 struct AffineEnv<'a, 'b> {
     n: &'b Names<'a>,
 }
 
 impl ValueEnv for AffineEnv<'_, '_> {
     fn load(&mut self, b: &mut Body, acc: &Access, _ty: ElemTy) -> String {
-        let idx: Vec<String> = acc.idx.iter().map(|a| self.n.inline(a)).collect();
+        let (op, idx) = access_indices(b, self, acc);
         let arr = &self.n.scop.arrays[acc.array];
         b.op(format!(
-            "affine.load {}[{}] : {}",
+            "{op}.load {}[{}] : {}",
             self.n.arrays[acc.array],
             idx.join(", "),
             arr.memref_type()
@@ -368,10 +382,10 @@ fn emit_nodes(b: &mut Body, n: &mut Names<'_>, nodes: &[Node]) {
                 let v = emit_expr(b, &mut AffineEnv { n }, &s.value);
                 match &s.target {
                     Target::Array(acc) => {
-                        let idx: Vec<String> = acc.idx.iter().map(|a| n.inline(a)).collect();
+                        let (op, idx) = access_indices(b, &mut AffineEnv { n }, acc);
                         let arr = &n.scop.arrays[acc.array];
                         b.line(format!(
-                            "affine.store {v}, {}[{}] : {}",
+                            "{op}.store {v}, {}[{}] : {}",
                             n.arrays[acc.array],
                             idx.join(", "),
                             arr.memref_type()

@@ -83,7 +83,7 @@ struct Gpu<'a, 'n> {
 
 impl ValueEnv for Gpu<'_, '_> {
     fn load(&mut self, b: &mut Body, acc: &Access, _ty: ElemTy) -> String {
-        let idx: Vec<String> = acc.idx.iter().map(|a| self.index(b, a)).collect();
+        let idx = subscripts(b, self, acc);
         let t = self.n.scop.arrays[acc.array].memref_type();
         b.op(format!(
             "memref.load {}[{}] : {t}",
@@ -390,8 +390,7 @@ impl Gpu<'_, '_> {
                     let v = emit_expr(b, self, &s.value);
                     match &s.target {
                         Target::Array(acc) => {
-                            let idx: Vec<String> =
-                                acc.idx.iter().map(|a| self.index(b, a)).collect();
+                            let idx = subscripts(b, self, acc);
                             let t = self.n.scop.arrays[acc.array].memref_type();
                             b.line(format!(
                                 "memref.store {v}, {}[{}] : {t}",

@@ -131,6 +131,21 @@ pub fn float_lit(v: f64, ty: ElemTy) -> String {
 }
 
 /// Emits `e` and returns the SSA value holding it.
+/// The `index` values of an access's subscripts: quasi-affine ones through
+/// [`ValueEnv::index`], those computed from data as C values converted to `index`.
+pub fn subscripts(b: &mut Body, env: &mut dyn ValueEnv, acc: &Access) -> Vec<String> {
+    acc.idx
+        .iter()
+        .map(|s| match s {
+            Sub::Aff(a) => env.index(b, a),
+            Sub::Data(e) => {
+                let v = emit_expr(b, env, &e.clone().cast(ElemTy::I64));
+                b.op(format!("arith.index_cast {v} : i64 to index"))
+            }
+        })
+        .collect()
+}
+
 pub fn emit_expr(b: &mut Body, env: &mut dyn ValueEnv, e: &Expr) -> String {
     match e {
         Expr::Int(v, t) => {

@@ -1323,13 +1323,13 @@ impl Lowerer {
             }
             CXCursor_ArraySubscriptExpr => self.err(
                 c,
-                "non-affine expression: array element used as a subscript or bound",
+                "non-affine expression: array element used in a loop bound",
             ),
             CXCursor_CallExpr => match callee_definition(c) {
                 Some(def) => self.inline_affine(c, def),
                 None => self.err(
                     c,
-                    "non-affine expression: function call used as a subscript or bound",
+                    "non-affine expression: function call used in a loop bound",
                 ),
             },
             CXCursor_ConditionalOperator => {
@@ -1772,13 +1772,20 @@ impl Lowerer {
             a,
             "array argument must be an array or a row of one (no pointer arithmetic)",
         )?;
-        Ok((array, idx))
+        let acc = Access { array, idx };
+        match acc.affine_idx() {
+            Some(affs) => Ok((array, affs.into_iter().cloned().collect())),
+            None => self.err(
+                a,
+                "array argument whose subscript is computed from data cannot be inlined",
+            ),
+        }
     }
 
     /// An array name with subscripts (`A[i][j]`, `row[k]` for a row bound by an inlined
     /// call): the name's cursor, the array, and every subscript from the outermost,
     /// those a row binding fixes first. `what` is the error when the base is no name.
-    unsafe fn subscripted(&mut self, c: CXCursor, what: &str) -> Res<(CXCursor, usize, Vec<Aff>)> {
+    unsafe fn subscripted(&mut self, c: CXCursor, what: &str) -> Res<(CXCursor, usize, Vec<Sub>)> {
         let mut idx = Vec::new();
         let mut cur = strip(c);
         while cur.kind == CXCursor_ArraySubscriptExpr {
@@ -1789,7 +1796,7 @@ impl Lowerer {
         if cur.kind != CXCursor_DeclRefExpr {
             return self.err(cur, what.to_string());
         }
-        let (array, mut affs) = match self.binding(cur)? {
+        let (array, affs) = match self.binding(cur)? {
             Binding::Array(x) => (x, Vec::new()),
             Binding::View(v) => self.views[v].clone(),
             _ => return self.err(cur, format!("'{}' is not an array", spelling(cur))),
@@ -1807,12 +1814,26 @@ impl Lowerer {
             );
         }
         self.exact_divisions(cur, &affs, None)?;
+        let mut subs: Vec<Sub> = affs.into_iter().map(Sub::Aff).collect();
         for i in idx.into_iter().rev() {
-            let a = self.aff(i)?;
-            self.exact_divisions(i, std::slice::from_ref(&a), None)?;
-            affs.push(a);
+            subs.push(self.subscript(i)?);
         }
-        Ok((cur, array, affs))
+        Ok((cur, array, subs))
+    }
+
+    /// One subscript: quasi-affine when it is one and its divisions agree with C's,
+    /// else an integer value computed from data (over-approximated in the model).
+    unsafe fn subscript(&mut self, i: CXCursor) -> Res<Sub> {
+        if let Ok(a) = self.aff(i) {
+            if self.divisions_agree(i, std::slice::from_ref(&a), None)? {
+                return Ok(Sub::Aff(a));
+            }
+        }
+        let e = self.expr(i)?;
+        if e.ty().is_float() {
+            return self.err(i, "array subscript is not an integer");
+        }
+        Ok(Sub::Data(e))
     }
 
     /// Inlines a call to `def`, a function defined in the translation unit: its body is
