@@ -119,7 +119,8 @@ fn rewrite(input: &str, text: &str, scops: &[crate::scop::Scop]) -> Result<Strin
                 }
                 FuncArg::Outer(OuterVar::Array(i)) => {
                     params.push(format!("void *__tessel_ref{}", args.len()));
-                    args.push(s.arrays[*i].name.clone());
+                    // `&` also covers a struct variable (an array of its elements).
+                    args.push(format!("&{}", s.arrays[*i].name));
                 }
                 _ => {}
             }

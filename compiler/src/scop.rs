@@ -387,7 +387,14 @@ pub struct Param {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Access {
     pub array: usize,
+    /// One subscript per dimension of the array, what the generated code computes.
     pub idx: Vec<Sub>,
+    /// For an array of structs (see `frontend::records`), the polyhedral model's view of
+    /// the last subscript (the element offset inside the struct): the member path, each
+    /// member's offset followed by the subscripts into it, padded with zeros to the
+    /// struct's depth, so that members stay apart and member arrays keep their
+    /// dimensions; empty for other arrays.
+    pub member: Vec<Sub>,
 }
 
 /// One array subscript.
@@ -407,6 +414,7 @@ impl Access {
         Access {
             array,
             idx: idx.into_iter().map(Sub::Aff).collect(),
+            member: Vec::new(),
         }
     }
     /// The quasi-affine subscripts, or `None` when one is computed from data.

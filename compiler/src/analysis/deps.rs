@@ -55,10 +55,15 @@ struct Builder<'a> {
 }
 
 fn access_str(acc: &Access) -> String {
-    // A subscript computed from data is a fresh, unconstrained output variable.
-    let idx: Vec<String> = acc
-        .idx
+    // A subscript computed from data is a fresh, unconstrained output variable. A
+    // struct's element offset is modelled by its member path.
+    let subs = match acc.member.is_empty() {
+        true => &acc.idx[..],
+        false => &acc.idx[..acc.idx.len() - 1],
+    };
+    let idx: Vec<String> = subs
         .iter()
+        .chain(&acc.member)
         .enumerate()
         .map(|(d, s)| match s {
             Sub::Aff(a) => aff_str(a),

@@ -12,6 +12,7 @@
 //! Anything that cannot be represented is a located [`Diagnostic`] naming the construct.
 
 pub mod pragma;
+mod records;
 
 use crate::analysis::quasi;
 use crate::diag::Diagnostic;
@@ -633,7 +634,8 @@ unsafe fn elem_of(t: CXType) -> Option<ElemTy> {
 }
 
 /// Element type and dimensions of an array or pointer type (`None` for a dimension whose
-/// size the type does not state).
+/// size the type does not state); a struct of one element type adds a last dimension
+/// over its elements.
 unsafe fn array_shape(t: CXType) -> Option<(ElemTy, Vec<Option<i64>>)> {
     let mut t = clang_getCanonicalType(t);
     let mut dims = Vec::new();
@@ -653,6 +655,12 @@ unsafe fn array_shape(t: CXType) -> Option<(ElemTy, Vec<Option<i64>>)> {
             }
             _ => break,
         }
+    }
+    if t.kind == CXType_Record {
+        // A struct of one element type: one more dimension (see `records`).
+        let (e, words) = records::flat_layout(t).ok()?;
+        dims.push(Some(words));
+        return Some((e, dims));
     }
     if dims.is_empty() {
         return None;
@@ -738,6 +746,41 @@ enum Binding {
     Arg(usize),
 }
 
+/// One step of an lvalue from its variable: `[i]`, `->` (that is `[0]`), `.member`.
+#[derive(Clone, Copy)]
+enum Step {
+    Index(CXCursor),
+    Deref,
+    Member(CXCursor),
+}
+
+/// The subscript `sum(sub * stride)` of a struct's element dimension: quasi-affine when
+/// every part is, else a value computed from data.
+fn flat_offset(parts: Vec<(Sub, i64)>) -> Sub {
+    let mut aff = Aff::cst(0);
+    let mut data: Vec<Expr> = Vec::new();
+    for (s, k) in parts {
+        match s {
+            Sub::Aff(a) => aff = aff.add(&a.scale(k)),
+            Sub::Data(e) => data.push(Expr::Bin(
+                BinOp::Mul,
+                Box::new(e.cast(ElemTy::I64)),
+                Box::new(Expr::Int(k, ElemTy::I64)),
+                ElemTy::I64,
+            )),
+        }
+    }
+    if data.is_empty() {
+        return Sub::Aff(aff);
+    }
+    let sum = data
+        .into_iter()
+        .fold(Expr::Index(aff, ElemTy::I64), |acc, d| {
+            Expr::Bin(BinOp::Add, Box::new(acc), Box::new(d), ElemTy::I64)
+        });
+    Sub::Data(sum)
+}
+
 struct Lowerer {
     func: CXCursor,
     scop: Scop,
@@ -781,6 +824,9 @@ struct Lowerer {
     /// quasi-affine expression is evaluated ([`quasi::c_division_agrees`]).
     ctx_loops: Vec<usize>,
     ctx: Vec<String>,
+    /// Arrays of structs (or struct variables), whose last dimension runs over the
+    /// elements of one struct.
+    record_arrays: Vec<usize>,
 }
 
 impl Lowerer {
@@ -820,6 +866,7 @@ impl Lowerer {
             pending: Vec::new(),
             ctx_loops: Vec::new(),
             ctx: Vec::new(),
+            record_arrays: Vec::new(),
         }
     }
 
@@ -1003,7 +1050,8 @@ impl Lowerer {
             let p = clang_Cursor_getArgument(self.func, i);
             let name = spelling(p);
             let ty = clang_getCursorType(p);
-            if let Some((elem, dims)) = array_shape(ty) {
+            let by_value_struct = clang_getCanonicalType(ty).kind == CXType_Record;
+            if let (Some((elem, dims)), false) = (array_shape(ty), by_value_struct) {
                 let id = self.add_array(p, name, elem, dims, ArrayKind::Param(i as usize))?;
                 self.scop.args.push(FuncArg::Array(id));
             } else if let Some(e) = elem_of(ty) {
@@ -1082,6 +1130,9 @@ impl Lowerer {
             });
         }
         let id = self.scop.arrays.len();
+        if records::innermost_record(clang_getCursorType(decl)).is_some() {
+            self.record_arrays.push(id);
+        }
         self.scop.arrays.push(Array {
             name,
             elem,
@@ -1141,10 +1192,25 @@ impl Lowerer {
                 format!("enumerator '{name}' used outside a constant expression"),
             );
         }
+        let ty = clang_getCursorType(decl);
+        if let Some(why) = records::innermost_record(ty).and_then(|r| records::flat_layout(r).err())
+        {
+            let tys = to_string(clang_getTypeSpelling(ty));
+            return self.err(
+                use_site,
+                format!("'{name}' of type '{tys}' is not supported: only structs whose members share one arithmetic type, without padding, are ({why})"),
+            );
+        }
+        if decl.kind == CXCursor_ParmDecl {
+            let tys = to_string(clang_getTypeSpelling(ty));
+            return self.err(
+                use_site,
+                format!("parameter '{name}' of type '{tys}' is not supported (pass a struct by pointer or as an array)"),
+            );
+        }
         if decl.kind != CXCursor_VarDecl {
             return self.err(use_site, format!("'{name}' is not a variable"));
         }
-        let ty = clang_getCursorType(decl);
         let global = clang_Cursor_hasVarDeclGlobalStorage(decl) == 1;
         if let Some((elem, dims)) = array_shape(ty) {
             if clang_getCanonicalType(ty).kind == CXType_Pointer {
@@ -1590,18 +1656,15 @@ impl Lowerer {
                     return self.err(lhs, "assignment to a whole array")
                 }
             },
-            CXCursor_ArraySubscriptExpr => {
-                let (acc, ty) = self.access(lhs)?;
-                (Target::Array(acc), ty)
-            }
             CXCursor_UnaryOperator => {
                 return self.err(
                     lhs,
                     "pointer dereference is not supported (pointer arithmetic)",
                 )
             }
-            CXCursor_MemberRefExpr => {
-                return self.err(lhs, "struct member access is not supported")
+            CXCursor_ArraySubscriptExpr | CXCursor_MemberRefExpr => {
+                let (acc, ty) = self.access(lhs)?;
+                (Target::Array(acc), ty)
             }
             _ => return self.err(lhs, "unsupported assignment target"),
         };
@@ -1768,13 +1831,18 @@ impl Lowerer {
     /// The array and leading subscripts an array argument stands for: `A`, or `A[i]`
     /// (a row of a two-dimensional `A`).
     unsafe fn array_arg(&mut self, a: CXCursor) -> Res<(usize, Vec<Aff>)> {
-        let (_, array, idx) = self.subscripted(
+        let (_, acc) = self.subscripted(
             a,
             "array argument must be an array or a row of one (no pointer arithmetic)",
         )?;
-        let acc = Access { array, idx };
+        if !acc.member.is_empty() {
+            return self.err(
+                a,
+                "a struct member passed to an inlined function is not supported",
+            );
+        }
         match acc.affine_idx() {
-            Some(affs) => Ok((array, affs.into_iter().cloned().collect())),
+            Some(affs) => Ok((acc.array, affs.into_iter().cloned().collect())),
             None => self.err(
                 a,
                 "array argument whose subscript is computed from data cannot be inlined",
@@ -1785,14 +1853,32 @@ impl Lowerer {
     /// An array name with subscripts (`A[i][j]`, `row[k]` for a row bound by an inlined
     /// call): the name's cursor, the array, and every subscript from the outermost,
     /// those a row binding fixes first. `what` is the error when the base is no name.
-    unsafe fn subscripted(&mut self, c: CXCursor, what: &str) -> Res<(CXCursor, usize, Vec<Sub>)> {
-        let mut idx = Vec::new();
+    unsafe fn subscripted(&mut self, c: CXCursor, what: &str) -> Res<(CXCursor, Access)> {
+        // The path from the variable, outermost first: subscripts, `->` (subscript 0)
+        // and struct members.
+        let mut path = Vec::new();
         let mut cur = strip(c);
-        while cur.kind == CXCursor_ArraySubscriptExpr {
-            let k = operands(cur);
-            idx.push(k[1]);
-            cur = strip(k[0]);
+        loop {
+            match cur.kind {
+                CXCursor_ArraySubscriptExpr => {
+                    let k = operands(cur);
+                    path.push(Step::Index(k[1]));
+                    cur = strip(k[0]);
+                }
+                CXCursor_MemberRefExpr => {
+                    path.push(Step::Member(clang_getCursorReferenced(cur)));
+                    let Some(base) = children(cur).into_iter().find(|k| is_expr(*k)) else {
+                        return self.err(cur, what.to_string());
+                    };
+                    cur = strip(base);
+                    if clang_getCanonicalType(clang_getCursorType(cur)).kind == CXType_Pointer {
+                        path.push(Step::Deref);
+                    }
+                }
+                _ => break,
+            }
         }
+        path.reverse();
         if cur.kind != CXCursor_DeclRefExpr {
             return self.err(cur, what.to_string());
         }
@@ -1801,24 +1887,88 @@ impl Lowerer {
             Binding::View(v) => self.views[v].clone(),
             _ => return self.err(cur, format!("'{}' is not an array", spelling(cur))),
         };
-        let rank = self.scop.arrays[array].dims.len();
-        if affs.len() + idx.len() > rank {
-            return self.err(
-                c,
-                format!(
-                    "array '{}' has {} dimensions but is subscripted with {}",
-                    spelling(cur),
-                    rank - affs.len(),
-                    idx.len()
-                ),
-            );
-        }
+        let record = self.record_arrays.contains(&array);
+        let rank = self.scop.arrays[array].dims.len() - record as usize;
         self.exact_divisions(cur, &affs, None)?;
         let mut subs: Vec<Sub> = affs.into_iter().map(Sub::Aff).collect();
-        for i in idx.into_iter().rev() {
-            subs.push(self.subscript(i)?);
+        // Inside a struct: the element offset so far (subscripts with their strides),
+        // the member path (`Access::member`) and the type reached.
+        let mut member: Option<(Vec<(Sub, i64)>, Vec<Sub>, CXType)> = None;
+        let bytes = self.scop.arrays[array].elem.bytes();
+        for step in path {
+            if let Some((offset, path, ty)) = &mut member {
+                let t = clang_getCanonicalType(*ty);
+                match step {
+                    Step::Member(f) => {
+                        let off = Sub::Aff(Aff::cst(records::member_offset(f, bytes)));
+                        offset.push((off.clone(), 1));
+                        path.push(off);
+                        *ty = clang_getCursorType(f);
+                    }
+                    Step::Index(i) if t.kind == CXType_ConstantArray => {
+                        let elem = clang_getArrayElementType(t);
+                        let stride = records::flat_layout(elem).map_or(1, |(_, w)| w);
+                        let sub = self.subscript(i)?;
+                        offset.push((sub.clone(), stride));
+                        path.push(sub);
+                        *ty = elem;
+                    }
+                    _ => return self.err(c, "pointer inside a struct (pointer arithmetic)"),
+                }
+                continue;
+            }
+            match step {
+                _ if subs.len() == rank && record => {
+                    let Step::Member(f) = step else {
+                        return self.err(
+                            c,
+                            format!(
+                                "array '{}' is subscripted beyond its dimensions",
+                                spelling(cur)
+                            ),
+                        );
+                    };
+                    let off = Sub::Aff(Aff::cst(records::member_offset(f, bytes)));
+                    member = Some((vec![(off.clone(), 1)], vec![off], clang_getCursorType(f)));
+                }
+                _ if subs.len() == rank => {
+                    return self.err(
+                        c,
+                        format!(
+                            "array '{}' has {} dimensions but is subscripted with more",
+                            spelling(cur),
+                            rank
+                        ),
+                    )
+                }
+                Step::Index(i) => subs.push(self.subscript(i)?),
+                Step::Deref => subs.push(Sub::Aff(Aff::cst(0))),
+                Step::Member(_) => return self.err(c, "member of something that is not a struct"),
+            }
         }
-        Ok((cur, array, subs))
+        let mut path = Vec::new();
+        if let Some((offset, mut key, ty)) = member {
+            if elem_of(ty).is_none() {
+                return self.err(
+                    c,
+                    "a struct member that is itself an array or a struct is used as a whole (only elements of arithmetic type can be read or written)",
+                );
+            }
+            subs.push(flat_offset(offset));
+            let depth =
+                records::innermost_record(clang_getCursorType(clang_getCursorReferenced(cur)))
+                    .map_or(0, |r| records::path_depth(r));
+            key.resize(depth.max(key.len()), Sub::Aff(Aff::cst(0)));
+            path = key;
+        }
+        Ok((
+            cur,
+            Access {
+                array,
+                idx: subs,
+                member: path,
+            },
+        ))
     }
 
     /// One subscript: quasi-affine when it is one and its divisions agree with C's,
@@ -1926,11 +2076,18 @@ impl Lowerer {
     }
 
     unsafe fn access(&mut self, c: CXCursor) -> Res<(Access, ElemTy)> {
-        let (name, a, idx) = self.subscripted(
+        let (name, acc) = self.subscripted(
             c,
             "array subscript of something that is not an array variable (pointer arithmetic)",
         )?;
+        let (a, idx) = (acc.array, &acc.idx);
         let rank = self.scop.arrays[a].dims.len();
+        if self.record_arrays.contains(&a) && idx.len() + 1 == rank {
+            return self.err(
+                c,
+                "a whole struct is read or written (copy its members one by one)",
+            );
+        }
         if idx.len() != rank {
             let fixed = match self.binding(name)? {
                 Binding::View(v) => self.views[v].1.len(),
@@ -1946,8 +2103,24 @@ impl Lowerer {
                 ),
             );
         }
+        // A dimension without a size (a pointer, `A[]`, a size that is not affine) is
+        // only known to hold the element the access names when that is element 0 of
+        // the first dimension (`p->x`): the region copies whole arrays.
+        for (k, d) in self.scop.arrays[a].dims.iter().enumerate() {
+            let first_zero = k == 0 && acc.idx[0] == Sub::Aff(Aff::cst(0));
+            if *d == Dim::Dynamic(None) && !first_zero {
+                return self.err(
+                    c,
+                    format!(
+                        "the size of dimension {} of '{}' is unknown (a pointer, an array parameter without its first size, or a size that is not affine in the parameters): declare it with its size, e.g. 'double A[n]'",
+                        k + 1,
+                        spelling(name)
+                    ),
+                );
+            }
+        }
         let ty = self.scop.arrays[a].elem;
-        Ok((Access { array: a, idx }, ty))
+        Ok((acc, ty))
     }
 
     unsafe fn for_stmt(&mut self, c: CXCursor, out: &mut Vec<Node>) -> Res<()> {
@@ -2454,7 +2627,10 @@ impl Lowerer {
                 }
                 Ok(Expr::Call(f, args, ty))
             }
-            CXCursor_MemberRefExpr => self.err(c, "struct member access is not supported"),
+            CXCursor_MemberRefExpr => {
+                let (a, t) = self.access(c)?;
+                Ok(Expr::Load(a, t))
+            }
             CXCursor_StmtExpr => self.err(c, "statement expressions are not supported"),
             k => self.err(c, format!("unsupported expression: {}", kind_name(k))),
         }

@@ -1,0 +1,39 @@
+// Structs whose members share one arithmetic type are arrays with one more dimension
+// over the struct's elements (frontend/records.rs): `pts[i].y` is `pts[i][1]`, a member
+// array `g->v[j][i]` is `g[0][32 * j + i]`, a struct variable `acc` is `acc[3]`. The
+// dependence analysis keeps members apart (the member path, not the flat offset), so
+// the nest over `g->v` stays parallel for any `n`.
+// RUN: tesselc %s --function=soa --emit=mlir | FileCheck %s
+// RUN: tesselc %s --function=soa -c -o %t.o -v 2>&1 | FileCheck %s --check-prefix=PAR
+// RUN: not tesselc %s --function=unsized --emit=mlir 2>&1 | FileCheck %s --check-prefix=UNSIZED
+#define N 32
+struct point { double x, y, z; };
+struct grid { double v[4][N]; double w[N]; };
+
+// CHECK-LABEL: func.func @soa(
+// CHECK-SAME: memref<32x3xf64>, %{{.*}}: memref<?x160xf64>
+// CHECK: affine.load %{{.*}}[%[[I:.*]], 1] : memref<32x3xf64>
+// CHECK: affine.store %{{.*}}[%[[I]], 2] : memref<32x3xf64>
+// CHECK: affine.for %[[J:.*]] = 0 to 4 {
+// CHECK: affine.for %[[K:.*]] = 0 to
+// CHECK: affine.load %{{.*}}[0, %[[K]] + 128] : memref<?x160xf64>
+// CHECK: affine.store %{{.*}}[0, %[[J]] * 32 + %[[K]]] : memref<?x160xf64>
+// CHECK: affine.load %[[ACC:.*]][1] : memref<3xf64>
+// CHECK: affine.store %{{.*}}, %[[ACC]][1] : memref<3xf64>
+// PAR: parallel=[0, 1, 2]
+void soa(int n, struct point pts[N], struct grid *g) {
+  int i, j;
+  struct point acc;
+  for (i = 0; i < n; i++)
+    pts[i].z = pts[i].x - pts[i].y;
+  for (j = 0; j < 4; j++)
+    for (i = 0; i < n; i++)
+      g->v[j][i] = g->w[i] * j;
+  for (i = 0; i < n; i++)
+    acc.y += pts[i].y;
+}
+// UNSIZED: structs.c:[[@LINE+3]]:10: error: the size of dimension 1 of 'p' is unknown
+void unsized(int n, struct point *p) {
+  for (int i = 0; i < n; i++)
+    p[i].x = 0.0;
+}
