@@ -8,6 +8,7 @@ pub mod codegen;
 pub mod diag;
 pub mod frontend;
 pub mod mlir;
+pub mod output;
 pub mod pipeline;
 pub mod program;
 pub mod registry;

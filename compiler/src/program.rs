@@ -278,19 +278,6 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
             .arg(&tmp_out),
         "link",
     )?;
-    // Copy, then rename beside the target: a failure never leaves a partial program.
-    let target = &p.output;
-    let tdir = target
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let staged = tempfile::Builder::new()
-        .prefix(".tesselc")
-        .tempfile_in(tdir)
-        .map_err(|e| err(format!("cannot write '{}': {e}", target.display())))?;
-    std::fs::copy(&tmp_out, staged.path()).map_err(|e| err(e.to_string()))?;
-    staged
-        .persist(target)
-        .map_err(|e| err(format!("cannot write '{}': {}", target.display(), e.error)))?;
+    crate::output::copy(&tmp_out, &p.output, true).map_err(err)?;
     Ok(())
 }

@@ -409,14 +409,6 @@ pub enum Sub {
 }
 
 impl Access {
-    /// An access whose subscripts are all quasi-affine.
-    pub fn affine(array: usize, idx: Vec<Aff>) -> Access {
-        Access {
-            array,
-            idx: idx.into_iter().map(Sub::Aff).collect(),
-            member: Vec::new(),
-        }
-    }
     /// The quasi-affine subscripts, or `None` when one is computed from data.
     pub fn affine_idx(&self) -> Option<Vec<&Aff>> {
         self.idx

@@ -59,7 +59,8 @@ static DYING: AtomicBool = AtomicBool::new(false);
 /// Prints a runtime error and ends the process.
 pub fn die(msg: &str) -> ! {
     DYING.store(true, Ordering::SeqCst);
-    profile::flush();
+    // The launches so far are kept when they can be; the message below is the one error.
+    let _ = profile::flush();
     eprintln!("error: tessel runtime: {msg}");
     std::process::exit(1)
 }
@@ -100,14 +101,20 @@ pub fn open_device() -> Result<Box<dyn Device>, String> {
 
 extern "C" {
     fn atexit(cb: extern "C" fn()) -> i32;
+    fn _exit(status: i32) -> !;
 }
 
 extern "C" fn at_exit() {
-    profile::flush();
+    if let Err(e) = profile::flush() {
+        eprintln!("error: tessel runtime: {e}");
+        // SAFETY: ending the process from an exit handler, where exit() may not be called.
+        unsafe { _exit(1) };
+    }
 }
 
 fn rt() -> MutexGuard<'static, Runtime> {
     let m = RUNTIME.get_or_init(|| {
+        check(profile::check_writable());
         let device = open_device().unwrap_or_else(|e| die(&e));
         if verbose() {
             eprintln!("tessel: device {} ({})", device.kind(), device.gpu());
@@ -156,7 +163,7 @@ pub extern "C" fn mgpuModuleUnload(module: *mut c_void) {
         return;
     }
     rt().device.unload(unhandle(module));
-    profile::flush();
+    check(profile::flush());
 }
 
 /// # Safety

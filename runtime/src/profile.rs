@@ -170,20 +170,36 @@ pub fn record(l: Launch) {
     }
 }
 
-/// Writes the launches recorded so far to `TESSEL_PROFILE`.
-pub fn flush() {
+/// Fails when `TESSEL_PROFILE` is set to a file that cannot be written, so that the
+/// program stops with one error before it runs anything rather than at its end.
+pub fn check_writable() -> Result<(), String> {
     let Some(path) = std::env::var_os("TESSEL_PROFILE") else {
-        return;
+        return Ok(());
+    };
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map(|_| ())
+        .map_err(|e| cannot_write(&path, e))
+}
+
+fn cannot_write(path: &std::ffi::OsStr, e: std::io::Error) -> String {
+    format!(
+        "cannot write TESSEL_PROFILE file {}: {e}",
+        std::path::Path::new(path).display()
+    )
+}
+
+/// Writes the launches recorded so far to `TESSEL_PROFILE`.
+pub fn flush() -> Result<(), String> {
+    let Some(path) = std::env::var_os("TESSEL_PROFILE") else {
+        return Ok(());
     };
     let ls = LAUNCHES.lock().unwrap_or_else(|p| p.into_inner());
     let body: Vec<String> = ls.iter().map(|l| format!("  {}", l.to_json())).collect();
     let text = format!("[\n{}\n]\n", body.join(",\n"));
-    if let Err(e) = std::fs::write(&path, text) {
-        eprintln!(
-            "error: tessel runtime: cannot write TESSEL_PROFILE file {}: {e}",
-            std::path::Path::new(&path).display()
-        );
-    }
+    std::fs::write(&path, text).map_err(|e| cannot_write(&path, e))
 }
 
 /// Reads back a `TESSEL_PROFILE` file (the format [`Launch::to_json`] writes).

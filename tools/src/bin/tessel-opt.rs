@@ -561,6 +561,9 @@ fn main() -> ExitCode {
         }
     }
     if failed {
+        if o.output != "-" && !o.verify_diags {
+            tessel::output::remove_stale(std::path::Path::new(&o.output));
+        }
         return ExitCode::from(1);
     }
     if o.verify_diags {
@@ -569,8 +572,10 @@ fn main() -> ExitCode {
     let joined = outputs.join("// -----\n");
     if o.output == "-" {
         print!("{joined}");
-    } else if let Err(e) = std::fs::write(&o.output, joined) {
-        eprintln!("error: cannot write '{}': {e}", o.output);
+    } else if let Err(e) =
+        tessel::output::write(std::path::Path::new(&o.output), joined.as_bytes(), false)
+    {
+        eprintln!("error: {e}");
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS

@@ -60,7 +60,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    let args: Args = match cli::parse() {
+    let (args, matches): (Args, _) = match cli::parse_with_matches() {
         Ok(a) => a,
         Err(code) => return code,
     };
@@ -79,10 +79,10 @@ fn main() -> ExitCode {
         .with_target(false)
         .without_time()
         .init();
-    let mut cflags = Vec::new();
-    cflags.extend(args.include.iter().map(|i| format!("-I{i}")));
-    cflags.extend(args.define.iter().map(|d| format!("-D{d}")));
-    cflags.extend(args.undefine.iter().map(|d| format!("-U{d}")));
+    let cflags = in_command_line_order(
+        &matches,
+        &[("include", "-I"), ("define", "-D"), ("undefine", "-U")],
+    );
     let emit = match (&args.emit, args.compile_only) {
         (Some(e), false) => Emit::parse(e).expect("clap restricts --emit to the known kinds"),
         (Some(e), true) if e == "obj" => Emit::Object,
@@ -118,21 +118,6 @@ fn main() -> ExitCode {
         emit,
         map: Default::default(),
     };
-    let started = std::time::Instant::now();
-    let out = match compile(&opts) {
-        Ok(o) => o,
-        Err(f) => {
-            for d in f.0 {
-                eprintln!("{d}");
-            }
-            return ExitCode::from(1);
-        }
-    };
-    tracing::info!(
-        seconds = started.elapsed().as_secs_f64(),
-        bytes = out.len(),
-        "compiled"
-    );
     let path = match &args.output {
         Some(p) => p.clone(),
         None if emit.is_binary() => {
@@ -144,26 +129,46 @@ fn main() -> ExitCode {
         }
         None => "-".into(),
     };
+    let started = std::time::Instant::now();
+    let out = match compile(&opts) {
+        Ok(o) => o,
+        Err(f) => {
+            for d in f.0 {
+                eprintln!("{d}");
+            }
+            if path != "-" {
+                tessel::output::remove_stale(std::path::Path::new(&path));
+            }
+            return ExitCode::from(1);
+        }
+    };
+    tracing::info!(
+        seconds = started.elapsed().as_secs_f64(),
+        bytes = out.len(),
+        "compiled"
+    );
     if path == "-" {
         let _ = std::io::stdout().write_all(&out);
         return ExitCode::SUCCESS;
     }
-    // Write beside the target and rename, so a failure never leaves a partial file.
-    let target = std::path::Path::new(&path);
-    let dir = target
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let result = tempfile::NamedTempFile::new_in(dir).and_then(|mut t| {
-        t.write_all(&out)?;
-        t.persist(target).map_err(|e| e.error)?;
-        Ok(())
-    });
-    if let Err(e) = result {
-        eprintln!("error: cannot write '{path}': {e}");
+    if let Err(e) = tessel::output::write(std::path::Path::new(&path), &out, false) {
+        eprintln!("error: {e}");
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
+}
+
+/// The values of the options `ids` (clap id, flag spelling) in the order the command
+/// line gives them, as clang reads them: `-U X -D X` leaves X defined.
+fn in_command_line_order(m: &clap::ArgMatches, ids: &[(&str, &str)]) -> Vec<String> {
+    let mut all: Vec<(usize, String)> = Vec::new();
+    for (id, flag) in ids {
+        if let (Some(at), Some(values)) = (m.indices_of(id), m.get_many::<String>(id)) {
+            all.extend(at.zip(values).map(|(i, v)| (i, format!("{flag}{v}"))));
+        }
+    }
+    all.sort();
+    all.into_iter().map(|(_, v)| v).collect()
 }
 
 /// `tesselc prog.c [more.c ...] -o prog`.
@@ -192,6 +197,7 @@ fn build_program(args: &Args, cflags: Vec<String>) -> ExitCode {
             for d in f.0 {
                 eprintln!("{d}");
             }
+            tessel::output::remove_stale(&p.output);
             ExitCode::from(1)
         }
     }
