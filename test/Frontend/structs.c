@@ -37,3 +37,17 @@ void unsized(int n, struct point *p) {
   for (int i = 0; i < n; i++)
     p[i].x = 0.0;
 }
+// A whole-struct assignment is one statement per element, in order.
+// RUN: tesselc %s --function=copy --emit=mlir | FileCheck %s --check-prefix=COPY
+// COPY-LABEL: func.func @copy(
+// COPY: affine.for %[[I:.*]] = 0 to 10 {
+// COPY: %[[X:.*]] = affine.load %[[A:.*]][0, 0] : memref<1x3xf64>
+// COPY: affine.store %[[X]], %{{.*}}[%[[I]], 0] : memref<10x3xf64>
+// COPY: %[[Y:.*]] = affine.load %[[A]][0, 1] : memref<1x3xf64>
+// COPY: affine.store %[[Y]], %{{.*}}[%[[I]], 1] : memref<10x3xf64>
+// COPY: %[[Z:.*]] = affine.load %[[A]][0, 2] : memref<1x3xf64>
+// COPY: affine.store %[[Z]], %{{.*}}[%[[I]], 2] : memref<10x3xf64>
+void copy(struct point b[10], struct point a[1]) {
+  for (int i = 0; i < 10; ++i)
+    b[i] = a[0];
+}

@@ -1114,12 +1114,15 @@ impl Lowerer {
         let mut size_exprs = size_exprs;
         size_exprs.reverse();
         let mut out = Vec::new();
+        // The dimensions the declarator states (not the one over a struct's elements).
+        let stated =
+            dims.len() - records::innermost_record(clang_getCursorType(decl)).is_some() as usize;
         for (k, d) in dims.iter().enumerate() {
             // The declarator's size expressions, outermost first; a parameter's outer
             // size may be missing (it decays to a pointer), so align them on the inner end.
-            let skip = dims.len().saturating_sub(size_exprs.len());
-            let from_decl =
-                (k >= skip && size_exprs.len() <= dims.len()).then(|| size_exprs[k - skip]);
+            let skip = stated.saturating_sub(size_exprs.len());
+            let from_decl = (k >= skip && k < stated && size_exprs.len() <= stated)
+                .then(|| size_exprs[k - skip]);
             out.push(match (d, from_decl) {
                 (Some(n), _) => Dim::Static(*n),
                 (None, Some(e)) => match eval_int(strip(e)) {
@@ -1637,6 +1640,11 @@ impl Lowerer {
             }
         };
         let lhs = strip(lhs_c);
+        if let (None, Some(r)) = (op, rhs) {
+            if clang_getCanonicalType(clang_getCursorType(lhs)).kind == CXType_Record {
+                return self.struct_copy(c, lhs, r, out);
+            }
+        }
         let (target, lty) = match lhs.kind {
             CXCursor_DeclRefExpr => match self.binding(lhs)? {
                 Binding::Scalar(s) => (Target::Scalar(s), self.scop.scalars[s].ty),
@@ -1711,6 +1719,49 @@ impl Lowerer {
             (None, None) => unreachable!("an assignment always has a right-hand side"),
         };
         self.push_stmt(target, value, c, out);
+        Ok(())
+    }
+
+    /// `b[i] = a` for structs of one element type: one statement per element, in order.
+    unsafe fn struct_copy(
+        &mut self,
+        c: CXCursor,
+        lhs: CXCursor,
+        rhs: CXCursor,
+        out: &mut Vec<Node>,
+    ) -> Res<()> {
+        let what = "struct assignment from something that is not a struct variable or an element of an array of structs";
+        let (_, dst) = self.subscripted(lhs, what)?;
+        let (_, src) = self.subscripted(rhs, what)?;
+        for (acc, at) in [(&dst, lhs), (&src, rhs)] {
+            let whole = self.record_arrays.contains(&acc.array)
+                && acc.member.is_empty()
+                && acc.idx.len() + 1 == self.scop.arrays[acc.array].dims.len();
+            if !whole {
+                return self.err(at, what);
+            }
+        }
+        let rec = clang_getCanonicalType(clang_getCursorType(lhs));
+        let (elem, words) = records::flat_layout(rec).or_else(|e| self.err(lhs, e))?;
+        let depth = records::path_depth(rec);
+        for w in 0..words {
+            let mut path: Vec<Sub> = records::element_path(rec, w)
+                .into_iter()
+                .map(|k| Sub::Aff(Aff::cst(k)))
+                .collect();
+            path.resize(depth.max(path.len()), Sub::Aff(Aff::cst(0)));
+            let element = |a: &Access| {
+                let mut idx = a.idx.clone();
+                idx.push(Sub::Aff(Aff::cst(w)));
+                Access {
+                    array: a.array,
+                    idx,
+                    member: path.clone(),
+                }
+            };
+            let value = Expr::Load(element(&src), elem);
+            self.push_stmt(Target::Array(element(&dst)), value, c, out);
+        }
         Ok(())
     }
 

@@ -89,6 +89,36 @@ pub(super) unsafe fn path_depth(t: CXType) -> usize {
     }
 }
 
+/// The member path (`Access::member`, before padding) of element `w` of a value of type
+/// `t`: for each struct level the member's offset, for each array level the subscript.
+pub(super) unsafe fn element_path(t: CXType, w: i64) -> Vec<i64> {
+    let t = clang_getCanonicalType(t);
+    let words = |t: CXType| flat_layout(t).map_or((ElemTy::F64, 1), |x| x);
+    match t.kind {
+        CXType_ConstantArray => {
+            let elem = clang_getArrayElementType(t);
+            let (_, ew) = words(elem);
+            let mut p = vec![w / ew];
+            p.extend(element_path(elem, w % ew));
+            p
+        }
+        CXType_Record => {
+            let bytes = words(t).0.bytes();
+            for f in fields_of(t) {
+                let off = member_offset(f, bytes);
+                let ft = clang_getCursorType(f);
+                if (off..off + words(ft).1).contains(&w) {
+                    let mut p = vec![off];
+                    p.extend(element_path(ft, w - off));
+                    return p;
+                }
+            }
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// The offset of struct member `field` from the start of its struct, in elements of
 /// the struct's element type of `bytes` bytes.
 pub(super) unsafe fn member_offset(field: CXCursor, bytes: u32) -> i64 {

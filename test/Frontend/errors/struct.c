@@ -17,10 +17,11 @@ void mixed(int n, struct mixed m[10]) {
   for (int i = 0; i < n; i++)
     m[i].v = 1.0;
 }
-// WHOLE: struct.c:[[@LINE+3]]:5: error: a whole struct is read or written (copy its members one by one)
+// WHOLE: struct.c:[[@LINE+4]]:12: error: struct assignment from something that is not a struct variable or an element of an array of structs
+static struct pair mk(double v) { struct pair q = {v, v}; return q; }
 void whole(int n, struct pair p[10]) {
   for (int i = 1; i < n; i++)
-    p[i] = p[i - 1];
+    p[i] = mk(i);
 }
 // BYVALUE: struct.c:[[@LINE+4]]:12: error: parameter 'p' of type 'struct pair' is not supported (pass a struct by pointer or as an array)
 void byvalue(int n, struct pair p, double x[10]) {

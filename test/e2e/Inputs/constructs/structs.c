@@ -1,6 +1,8 @@
 /* Structs on sim, compared with clang: an array of structs (members read and written),
    a pointer to a struct holding arrays, a float struct, a local struct live across the
-   region, a global array of structs read through an index array. */
+   region, a global array of structs read through an index array, whole-struct copies, and a VLA of structs
+   whose inner size differs from its outer one (the struct's element dimension must not
+   shift the declarator's sizes). */
 #include <stdio.h>
 #define N 32
 struct point { double x, y, z; };
@@ -31,8 +33,20 @@ void kernel(int n, struct point pts[N], struct grid *g, struct cplx c[N], double
   }
   for (i = 1; i < n; i++)
     g->w[i] = g->v[idx[i] % 4][i] + g->w[i - 1];
+  for (i = 0; i < n; i += 3)
+    gp[i] = pts[n - 1 - i];
+  acc = gp[2];
 #pragma endscop
   fprintf(stderr, "acc %.6f %.6f %.6f\n", acc.x, acc.y, acc.z);
+}
+
+void vla(int n, int m, struct cplx Z[n][m]) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 1; j < m; j++)
+      Z[i][j].im = Z[i][j - 1].re + Z[i][j].im * i;
+#pragma endscop
 }
 
 int main(void) {
@@ -50,6 +64,18 @@ int main(void) {
     for (j = 0; j < 4; j++) g.v[j][i] = 0;
   }
   kernel(N, pts, &g, c, out, idx);
+  {
+    static struct cplx Z[5][7];
+    for (i = 0; i < 5; i++)
+      for (j = 0; j < 7; j++) {
+        Z[i][j].re = i * 7 + j;
+        Z[i][j].im = 1;
+      }
+    vla(5, 7, Z);
+    for (i = 0; i < 5; i++)
+      for (j = 0; j < 7; j++)
+        fprintf(stderr, "Z %d %d %.6f %.6f\n", i, j, Z[i][j].re, Z[i][j].im);
+  }
   for (i = 0; i < N; i++)
     fprintf(stderr, "%d %.6f %.6f %.6f %.6f %.6f %.6f %.6f %.6f\n", i, out[i], pts[i].z, g.w[i], g.v[3][i], c[i].re, c[i].im, gp[i].z, gp[i].y);
   return 0;
