@@ -10,9 +10,19 @@ pub struct Diagnostic {
     pub message: String,
     /// The source line the caret points into, when known.
     pub source_line: Option<String>,
+    pub warning: bool,
 }
 
 impl Diagnostic {
+    /// A warning (clang's, with its `[-Wflag]` in the message).
+    pub fn warning(loc: Loc, message: impl Into<String>) -> Self {
+        Diagnostic {
+            warning: true,
+            ..Diagnostic::new(loc, message)
+        }
+    }
+
+    /// An error.
     pub fn new(loc: Loc, message: impl Into<String>) -> Self {
         let source_line = std::fs::read_to_string(&loc.file).ok().and_then(|s| {
             s.lines()
@@ -23,13 +33,15 @@ impl Diagnostic {
             loc,
             message: message.into(),
             source_line,
+            warning: false,
         }
     }
 }
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: error: {}", self.loc, self.message)?;
+        let kind = if self.warning { "warning" } else { "error" };
+        write!(f, "{}: {kind}: {}", self.loc, self.message)?;
         if let Some(line) = &self.source_line {
             let col = self.loc.col.saturating_sub(1) as usize;
             let pad: String = line

@@ -24,10 +24,9 @@ pub const ENTRY_SUFFIX: &str = "__tessel";
 #[derive(Clone, Debug)]
 pub struct ProgramOptions {
     pub inputs: Vec<String>,
-    /// -I/-D/-U flags, for both the frontend and clang.
+    /// clang options (-I/-D/-U/-std=/-W/-Xclang ...) in command-line order, for both the
+    /// frontend and the host compile.
     pub cflags: Vec<String>,
-    /// Extra frontend-only arguments (--Xclang).
-    pub xclang: Vec<String>,
     pub opt_level: u8,
     pub offload_arch: Option<String>,
     pub map: crate::codegen::gpu::MapOptions,
@@ -87,6 +86,8 @@ fn run(cmd: &mut Command, what: &str) -> Result<(), Failure> {
                 .collect(),
         ));
     }
+    // Warnings of a step that succeeded, as the tool printed them.
+    eprint!("{}", String::from_utf8_lossy(&out.stderr));
     Ok(())
 }
 
@@ -191,11 +192,11 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
             objects.push(PathBuf::from(input));
             continue;
         }
-        let mut fe_args = p.cflags.clone();
-        fe_args.extend(p.xclang.iter().cloned());
+        let fe_args = p.cflags.clone();
         let fe = crate::frontend::Options {
             clang_args: fe_args,
             functions: p.functions.clone(),
+            warnings: true,
         };
         let text = std::fs::read_to_string(input)
             .map_err(|e| err(format!("cannot read '{input}': {e}")))?;
@@ -216,7 +217,11 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
         } else {
             let opts = CompileOptions {
                 input: input.clone(),
-                frontend: fe,
+                // The file's warnings were printed by the parse above.
+                frontend: crate::frontend::Options {
+                    warnings: false,
+                    ..fe
+                },
                 opt_level: p.opt_level,
                 offload_arch: p.offload_arch.clone(),
                 emit: Emit::Object,
@@ -235,9 +240,13 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
             c
         };
         let o = dir.path().join(format!("{i}.o"));
+        // A file with regions had its warnings printed by the frontend; its rewritten
+        // form is compiled silently. Any other file gets clang's warnings as usual.
+        let quiet: &[&str] = if scops.is_empty() { &[] } else { &["-w"] };
         run(
             Command::new(clang())
-                .args(["-c", "-O2", "-w"])
+                .args(["-c", "-O2"])
+                .args(quiet)
                 .arg("-iquote")
                 .arg(src_dir)
                 .args(&p.cflags)

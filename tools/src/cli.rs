@@ -6,17 +6,20 @@ use std::process::ExitCode;
 /// Parses the command line, or prints clap's message and gives the exit code.
 #[allow(dead_code)]
 pub fn parse<T: clap::Parser>() -> Result<T, ExitCode> {
-    parse_with_matches().map(|(t, _)| t)
+    parse_from(std::env::args_os())
 }
 
-/// [`parse`], also giving clap's matches (for the order of options, `indices_of`).
-pub fn parse_with_matches<T: clap::Parser>() -> Result<(T, clap::ArgMatches), ExitCode> {
-    let exit = |e: clap::Error| {
+/// [`parse`] of the given arguments (the program name first).
+pub fn parse_from<
+    T: clap::Parser,
+    I: IntoIterator<Item = A>,
+    A: Into<std::ffi::OsString> + Clone,
+>(
+    args: I,
+) -> Result<T, ExitCode> {
+    T::try_parse_from(args).map_err(|e| {
         let code = if e.use_stderr() { 1 } else { 0 };
         let _ = e.print();
         ExitCode::from(code)
-    };
-    let m = T::command().try_get_matches().map_err(exit)?;
-    let t = T::from_arg_matches(&m).map_err(exit)?;
-    Ok((t, m))
+    })
 }

@@ -30,6 +30,9 @@ pub struct Options {
     pub clang_args: Vec<String>,
     /// Compile these whole functions instead of `#pragma scop` regions.
     pub functions: Vec<String>,
+    /// Print clang's warnings (`-W`, `-w` and `-Werror` in `clang_args` control them);
+    /// off for a second parse of the same file.
+    pub warnings: bool,
 }
 
 type Res<T> = Result<T, Diagnostic>;
@@ -115,16 +118,40 @@ unsafe fn lower_tu(
     regions: &[pragma::Region],
     opts: &Options,
 ) -> Result<Vec<Scop>, Vec<Diagnostic>> {
-    // clang's own errors first.
+    // clang's own diagnostics first: warnings printed as clang prints them, with the
+    // flag that controls them (`-Werror` makes them errors, `-w` silences them).
+    // Tessel's own pragmas are not unknown to Tessel.
+    let own_pragma = |loc: &Loc| {
+        loc.file == path
+            && regions.iter().any(|r| {
+                r.begin == loc.line
+                    || r.end == loc.line
+                    || r.hints.iter().any(|h| h.loc.line == loc.line)
+            })
+    };
     let mut diags = Vec::new();
     for i in 0..clang_getNumDiagnostics(tu) {
         let d = clang_getDiagnostic(tu, i);
-        if clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error {
-            let loc = loc_of(clang_getDiagnosticLocation(d));
-            diags.push(Diagnostic::new(
-                loc,
-                to_string(clang_getDiagnosticSpelling(d)),
-            ));
+        let severity = clang_getDiagnosticSeverity(d);
+        let loc = loc_of(clang_getDiagnosticLocation(d));
+        let mut message = to_string(clang_getDiagnosticSpelling(d));
+        let flag = to_string(clang_getDiagnosticOption(d, ptr::null_mut()));
+        if flag == "-Wunknown-pragmas" && own_pragma(&loc) {
+            clang_disposeDiagnostic(d);
+            continue;
+        }
+        if !flag.is_empty() {
+            let werror = if severity >= CXDiagnostic_Error {
+                "-Werror,"
+            } else {
+                ""
+            };
+            message = format!("{message} [{werror}{flag}]");
+        }
+        if severity >= CXDiagnostic_Error {
+            diags.push(Diagnostic::new(loc, message));
+        } else if severity == CXDiagnostic_Warning && opts.warnings {
+            eprintln!("{}", Diagnostic::warning(loc, message));
         }
         clang_disposeDiagnostic(d);
     }

@@ -135,7 +135,6 @@ fn measure(
             .chain(args.link.iter().cloned())
             .collect(),
         cflags,
-        xclang: Vec::new(),
         opt_level: 3,
         offload_arch: None,
         map: map_of(pipeline),

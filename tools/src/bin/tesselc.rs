@@ -16,7 +16,7 @@ use tessel::pipeline::{compile, CompileOptions, Emit};
     name = "tesselc",
     version,
     about = "Compile C loop nests (#pragma scop regions or whole functions) to GPU kernels",
-    after_help = "Examples:\n  tesselc gemm.c -DSMALL_DATASET -o gemm && ./gemm      (runs on a GPU, else on sim)\n  tesselc -c gemm.c -o gemm.o                           (links in place of the C version)\n  tesselc gemm.c --emit=ptx -o gemm.ptx\n  tesselc gemm.c -DSMALL_DATASET --offload-arch=gfx942 --emit=hsaco -o gemm.hsaco\n  tesselc kernels.c --function kernel_gemm --emit=mlir"
+    after_help = "clang's options, passed to the C parser in command-line order:\n  -D NAME[=VALUE]  -U NAME  -I DIR  -isystem DIR  -include FILE  -std=STD\n  -W... (-Wall, -Werror, -Wno-...)  -w  -pedantic  -Xclang ARG  -f[no-]color-diagnostics\n  -fsyntax-only    check the C and its static control parts, write nothing\n\nExamples:\n  tesselc gemm.c -DSMALL_DATASET -o gemm && ./gemm      (runs on a GPU, else on sim)\n  tesselc -c gemm.c -o gemm.o                           (links in place of the C version)\n  tesselc gemm.c --emit=ptx -o gemm.ptx\n  tesselc gemm.c -DSMALL_DATASET --offload-arch=gfx942 --emit=hsaco -o gemm.hsaco\n  tesselc kernels.c --function kernel_gemm --emit=mlir"
 )]
 struct Args {
     /// C source files (and, for programs, objects or libraries to link).
@@ -25,15 +25,6 @@ struct Args {
     /// Compile to an object whose C functions run their SCoPs on the device (same as --emit=obj).
     #[arg(short = 'c')]
     compile_only: bool,
-    /// Add a directory to the include search path.
-    #[arg(short = 'I', value_name = "DIR")]
-    include: Vec<String>,
-    /// Define a macro (NAME or NAME=VALUE).
-    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
-    define: Vec<String>,
-    /// Undefine a macro.
-    #[arg(short = 'U', value_name = "NAME")]
-    undefine: Vec<String>,
     /// Compile this whole function instead of '#pragma scop' regions (repeatable).
     #[arg(long = "function", value_name = "NAME")]
     function: Vec<String>,
@@ -51,16 +42,21 @@ struct Args {
     /// Output file ('-' for standard output; default: a.out for programs, standard output for text, INPUT-STEM.cubin/.hsaco/.o for binaries).
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<String>,
-    /// Extra argument for clang's parser (repeatable), e.g. -Xclang=-std=c99.
-    #[arg(long = "Xclang", value_name = "ARG", allow_hyphen_values = true)]
-    xclang: Vec<String>,
     /// Print what each stage does (repeat for more detail).
     #[arg(short = 'v', action = clap::ArgAction::Count)]
     verbose: u8,
 }
 
 fn main() -> ExitCode {
-    let (args, matches): (Args, _) = match cli::parse_with_matches() {
+    let raw: Vec<String> = std::env::args().collect();
+    let (rest, clang) = match take_clang_options(raw) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let args: Args = match cli::parse_from(rest) {
         Ok(a) => a,
         Err(code) => return code,
     };
@@ -79,10 +75,10 @@ fn main() -> ExitCode {
         .with_target(false)
         .without_time()
         .init();
-    let cflags = in_command_line_order(
-        &matches,
-        &[("include", "-I"), ("define", "-D"), ("undefine", "-U")],
-    );
+    let cflags = clang.args;
+    if clang.syntax_only {
+        return syntax_only(&args, cflags);
+    }
     let emit = match (&args.emit, args.compile_only) {
         (Some(e), false) => Emit::parse(e).expect("clap restricts --emit to the known kinds"),
         (Some(e), true) if e == "obj" => Emit::Object,
@@ -105,13 +101,12 @@ fn main() -> ExitCode {
         eprintln!("error: no such file: '{input}'");
         return ExitCode::from(1);
     }
-    let mut clang_args = cflags;
-    clang_args.extend(args.xclang.iter().cloned());
     let opts = CompileOptions {
         input: input.clone(),
         frontend: tessel::frontend::Options {
-            clang_args,
+            clang_args: cflags,
             functions: args.function.clone(),
+            warnings: true,
         },
         opt_level: args.opt,
         offload_arch: args.offload_arch.clone(),
@@ -158,17 +153,82 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The values of the options `ids` (clap id, flag spelling) in the order the command
-/// line gives them, as clang reads them: `-U X -D X` leaves X defined.
-fn in_command_line_order(m: &clap::ArgMatches, ids: &[(&str, &str)]) -> Vec<String> {
-    let mut all: Vec<(usize, String)> = Vec::new();
-    for (id, flag) in ids {
-        if let (Some(at), Some(values)) = (m.indices_of(id), m.get_many::<String>(id)) {
-            all.extend(at.zip(values).map(|(i, v)| (i, format!("{flag}{v}"))));
+/// clang's options that tesselc hands to its C parser, in command-line order (the
+/// order matters: `-U X -D X` leaves X defined, include directories are searched in
+/// turn), and the driver modes among them.
+#[derive(Default)]
+struct ClangOptions {
+    args: Vec<String>,
+    syntax_only: bool,
+}
+
+/// Takes clang's options out of the command line before clap reads the rest: `-D`,
+/// `-U`, `-I`, `-isystem`, `-include` (value joined or separate), `-Xclang ARG` (also
+/// `-Xclang=ARG`), `-std=`, `-W...` (warnings, `-Werror`), `-w`, `-pedantic`,
+/// `-f[no-]color-diagnostics`, and the mode `-fsyntax-only`.
+fn take_clang_options(raw: Vec<String>) -> Result<(Vec<String>, ClangOptions), String> {
+    const SEPARATE: [&str; 6] = ["-D", "-U", "-I", "-isystem", "-include", "-Xclang"];
+    const JOINED: [&str; 4] = ["-isystem", "-D", "-U", "-I"];
+    const FLAGS: [&str; 5] = [
+        "-w",
+        "-pedantic",
+        "-pedantic-errors",
+        "-fcolor-diagnostics",
+        "-fno-color-diagnostics",
+    ];
+    let mut rest = Vec::new();
+    let mut clang = ClangOptions::default();
+    let mut it = raw.into_iter();
+    rest.extend(it.next());
+    while let Some(a) = it.next() {
+        let xclang = a
+            .strip_prefix("--Xclang=")
+            .or_else(|| a.strip_prefix("-Xclang="));
+        if let Some(v) = xclang {
+            clang.args.extend(["-Xclang".to_string(), v.to_string()]);
+        } else if let Some(flag) = SEPARATE.iter().find(|f| a == **f || a == format!("-{f}")) {
+            let v = it
+                .next()
+                .ok_or_else(|| format!("argument to '{a}' is missing (expected 1 value)"))?;
+            clang.args.extend([flag.to_string(), v]);
+        } else if a == "-fsyntax-only" {
+            clang.syntax_only = true;
+        } else if a.starts_with("-std=")
+            || (a.starts_with("-W") && !["-Wl,", "-Wa,", "-Wp,"].iter().any(|p| a.starts_with(p)))
+            || FLAGS.contains(&a.as_str())
+            || (!a.starts_with("-include") && JOINED.iter().any(|f| a.starts_with(f)))
+        {
+            // A flag, or a joined value (`-DX`, `-Ipath`, `-isystempath`).
+            clang.args.push(a);
+        } else {
+            rest.push(a);
         }
     }
-    all.sort();
-    all.into_iter().map(|(_, v)| v).collect()
+    Ok((rest, clang))
+}
+
+/// `-fsyntax-only`: every C input through clang's checks and the frontend (is each
+/// region a static control part Tessel accepts?); nothing is written.
+fn syntax_only(args: &Args, cflags: Vec<String>) -> ExitCode {
+    let mut failed = false;
+    for input in args.inputs.iter().filter(|i| i.ends_with(".c")) {
+        let fe = tessel::frontend::Options {
+            clang_args: cflags.clone(),
+            functions: args.function.clone(),
+            warnings: true,
+        };
+        if let Err(ds) = tessel::frontend::parse_file(input, &fe) {
+            for d in ds {
+                eprintln!("{d}");
+            }
+            failed = true;
+        }
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// `tesselc prog.c [more.c ...] -o prog`.
@@ -184,7 +244,6 @@ fn build_program(args: &Args, cflags: Vec<String>) -> ExitCode {
     let p = tessel::program::ProgramOptions {
         inputs: args.inputs.clone(),
         cflags,
-        xclang: args.xclang.clone(),
         opt_level: args.opt,
         offload_arch: args.offload_arch.clone(),
         map: Default::default(),
