@@ -49,9 +49,13 @@ endif()
 #
 # For every source file it adds a build-time custom command
 #
-#   tesselc -c <source> --offload-arch=<arch> [FLAGS...] -o <OUTPUT_DIR>/<name>.o
+#   tesselc -c <source> --offload-arch=<arch> [-O0 in Debug builds]
+#           [-I/-D of <target>'s INCLUDE_DIRECTORIES and COMPILE_DEFINITIONS]
+#           [FLAGS...] -MD -MF <OUTPUT_DIR>/<name>.o.d -o <OUTPUT_DIR>/<name>.o
 #
-# that re-runs when the source or tesselc changes. Each output is a host
+# run from the current source directory (so `FLAGS -Iinc` means the source tree's
+# inc/, as for a compiler), that re-runs when the source, any header it read (the
+# depfile, on Ninja and Makefile generators) or tesselc changes. Each output is a host
 # object file: the kernels' device images (sim's form of every kernel, PTX and,
 # when ptxas is available, cubin for sm_* targets; HSACO for gfx* targets)
 # embedded as data, plus
@@ -63,11 +67,10 @@ endif()
 #   SOURCES       C files, relative to the current source directory or absolute
 #   OFFLOAD_ARCH  the GPU target: sm_NN[a] (NVIDIA) or gfxNNN (AMD); one per
 #                 object (the sim form is always embedded)
-#   FLAGS         extra tesselc arguments, passed through unchanged
+#   FLAGS         extra tesselc arguments (clang's -I/-D/-std=/-W..., tesselc's own);
+#                 relative paths resolve against the current source directory
 #   OUTPUT_DIR    where the objects go; default
 #                 ${CMAKE_CURRENT_BINARY_DIR}/tessel/<target>
-#
-# Header changes are not tracked (tesselc is given no depfile option).
 function(tessel_compile_kernels target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "OUTPUT_DIR" "SOURCES;OFFLOAD_ARCH;FLAGS")
   if(ARG_UNPARSED_ARGUMENTS)
@@ -114,12 +117,21 @@ function(tessel_compile_kernels target)
     file(RELATIVE_PATH src_rel "${CMAKE_CURRENT_SOURCE_DIR}" "${src_abs}")
     string(MAKE_C_IDENTIFIER "${src_rel}" obj_name)
     set(obj "${ARG_OUTPUT_DIR}/${obj_name}.o")
+    set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
+    set(defines "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
     add_custom_command(
       OUTPUT "${obj}"
       COMMAND "${CMAKE_COMMAND}" -E make_directory "${ARG_OUTPUT_DIR}"
-      COMMAND "${TESSELC_EXECUTABLE}" -c "${src_abs}" ${arch_flags} ${ARG_FLAGS} -o "${obj}"
+      COMMAND "${TESSELC_EXECUTABLE}" -c "${src_abs}" ${arch_flags}
+        "$<$<CONFIG:Debug>:-O0>"
+        "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
+        "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
+        ${ARG_FLAGS} -MD -MF "${obj}.d" -o "${obj}"
       DEPENDS "${src_abs}" "${TESSELC_EXECUTABLE}"
+      DEPFILE "${obj}.d"
+      WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
       COMMENT "tesselc ${src_rel} (${arch_list})"
+      COMMAND_EXPAND_LISTS
       VERBATIM)
     list(APPEND objects "${obj}")
   endforeach()

@@ -59,3 +59,9 @@ def find_runtime():
 
 
 config.substitutions.append(("%tessel_runtime", find_runtime()))
+
+# CMake and Ninja (tools/setup.sh installs them) for the tessel_compile_kernels project.
+if shutil.which("cmake") and shutil.which("ninja"):
+    config.available_features.add("cmake-ninja")
+else:
+    lit_config.note("cmake or ninja not found: the CMake project test is skipped (run tools/setup.sh)")

@@ -78,3 +78,38 @@ pub fn remove_stale(path: &Path) {
         let _ = fs::remove_file(&target);
     }
 }
+
+/// A make-style dependency file (what clang's `-MD` writes): `targets: deps...`, file
+/// names escaped for make, long lines continued with `\`, and with `phony` an empty rule
+/// for every dependency but the first (`-MP`), so a deleted header does not break the
+/// build.
+pub fn depfile(targets: &[String], deps: &[String], phony: bool) -> String {
+    let mut out = format!("{}:", targets.join(" "));
+    for d in deps {
+        out += &format!(" \\\n  {}", make_escape(d));
+    }
+    out.push('\n');
+    if phony {
+        for d in deps.iter().skip(1) {
+            out += &format!("\n{}:\n", make_escape(d));
+        }
+    }
+    out
+}
+
+/// A file name as make reads it in a rule: spaces and `#` escaped, `$` doubled (also
+/// `-MQ`'s quoting of a target).
+pub fn make_escape(s: &str) -> String {
+    let mut o = String::new();
+    for c in s.chars() {
+        match c {
+            ' ' | '#' => {
+                o.push('\\');
+                o.push(c);
+            }
+            '$' => o.push_str("$$"),
+            c => o.push(c),
+        }
+    }
+    o
+}

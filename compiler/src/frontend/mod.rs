@@ -11,6 +11,7 @@
 //!
 //! Anything that cannot be represented is a located [`Diagnostic`] naming the construct.
 
+mod includes;
 pub mod pragma;
 mod records;
 
@@ -51,33 +52,43 @@ fn load_libclang() -> Result<(), String> {
 
 /// Parses `path` and returns one [`Scop`] per static control part, in source order.
 pub fn parse_file(path: &str, opts: &Options) -> Result<Vec<Scop>, Vec<Diagnostic>> {
-    let one = |loc: Loc, m: String| vec![Diagnostic::new(loc, m)];
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        one(
-            Loc {
-                file: path.into(),
-                line: 0,
-                col: 0,
-            },
-            format!("cannot read '{path}': {e}"),
-        )
-    })?;
-    load_libclang().map_err(|e| {
-        one(
-            Loc {
-                file: path.into(),
-                line: 0,
-                col: 0,
-            },
-            e,
-        )
-    })?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| file_error(path, format!("cannot read '{path}': {e}")))?;
     let regions = pragma::find_regions(path, &text).map_err(|d| vec![d])?;
+    with_translation_unit(path, &opts.clang_args, |tu| unsafe {
+        lower_tu(tu, path, &text, &regions, opts)
+    })?
+}
 
+/// The files clang reads to parse `path` (the file itself, then every header, each
+/// once), with whether each is a system header: what a depfile lists (`-MD`, `-MMD`).
+pub fn included_files(
+    path: &str,
+    clang_args: &[String],
+) -> Result<Vec<(String, bool)>, Vec<Diagnostic>> {
+    with_translation_unit(path, clang_args, |tu| unsafe { includes::files(tu) })
+}
+
+fn file_error(path: &str, message: String) -> Vec<Diagnostic> {
+    let loc = Loc {
+        file: path.into(),
+        line: 0,
+        col: 0,
+    };
+    vec![Diagnostic::new(loc, message)]
+}
+
+/// Runs `f` on the translation unit clang parses from `path` with `clang_args`.
+fn with_translation_unit<R>(
+    path: &str,
+    clang_args: &[String],
+    f: impl FnOnce(CXTranslationUnit) -> R,
+) -> Result<R, Vec<Diagnostic>> {
+    load_libclang().map_err(|e| file_error(path, e))?;
     unsafe {
         let index = clang_createIndex(0, 0);
         let mut args: Vec<CString> = vec![CString::new("-xc").unwrap()];
-        for a in &opts.clang_args {
+        for a in clang_args {
             args.push(CString::new(a.as_str()).unwrap_or_default());
         }
         let argv: Vec<*const i8> = args.iter().map(|a| a.as_ptr()).collect();
@@ -95,19 +106,15 @@ pub fn parse_file(path: &str, opts: &Options) -> Result<Vec<Scop>, Vec<Diagnosti
         );
         if err != CXError_Success || tu.is_null() {
             clang_disposeIndex(index);
-            return Err(one(
-                Loc {
-                    file: path.into(),
-                    line: 0,
-                    col: 0,
-                },
-                "clang could not parse the file".into(),
+            return Err(file_error(
+                path,
+                "clang could not parse the file (or rejected its options)".into(),
             ));
         }
-        let result = lower_tu(tu, path, &text, &regions, opts);
+        let r = f(tu);
         clang_disposeTranslationUnit(tu);
         clang_disposeIndex(index);
-        result
+        Ok(r)
     }
 }
 

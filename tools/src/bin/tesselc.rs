@@ -79,6 +79,7 @@ fn main() -> ExitCode {
     if clang.syntax_only {
         return syntax_only(&args, cflags);
     }
+    let deps = clang.deps;
     let emit = match (&args.emit, args.compile_only) {
         (Some(e), false) => Emit::parse(e).expect("clap restricts --emit to the known kinds"),
         (Some(e), true) if e == "obj" => Emit::Object,
@@ -87,7 +88,7 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
         (None, true) => Emit::Object,
-        (None, false) => return build_program(&args, cflags),
+        (None, false) => return build_program(&args, cflags, deps.as_ref()),
     };
     if args.inputs.len() != 1 {
         eprintln!(
@@ -144,13 +145,71 @@ fn main() -> ExitCode {
     );
     if path == "-" {
         let _ = std::io::stdout().write_all(&out);
-        return ExitCode::SUCCESS;
-    }
-    if let Err(e) = tessel::output::write(std::path::Path::new(&path), &out, false) {
+    } else if let Err(e) = tessel::output::write(std::path::Path::new(&path), &out, false) {
         eprintln!("error: {e}");
         return ExitCode::from(1);
     }
-    ExitCode::SUCCESS
+    write_depfile(deps.as_ref(), &path, &[input], &opts.frontend.clang_args)
+}
+
+/// Writes the dependency file `-MD`/`-MMD` ask for, naming `output` (or the `-MT`/`-MQ`
+/// targets) and every file the C `inputs` read.
+fn write_depfile(
+    d: Option<&DepOptions>,
+    output: &str,
+    inputs: &[String],
+    cflags: &[String],
+) -> ExitCode {
+    let Some(d) = d else {
+        return ExitCode::SUCCESS;
+    };
+    let mut files: Vec<String> = Vec::new();
+    for input in inputs.iter().filter(|i| i.ends_with(".c")) {
+        match tessel::frontend::included_files(input, cflags) {
+            Ok(fs) => {
+                for (f, system) in fs {
+                    // Absolute, so that the file means the same to a build system that
+                    // runs tesselc from another directory (CMake's WORKING_DIRECTORY).
+                    let f = std::path::absolute(&f)
+                        .map(|p| p.to_string_lossy().into_owned())
+                        .unwrap_or(f);
+                    if !(d.user_only && system) && !files.contains(&f) {
+                        files.push(f);
+                    }
+                }
+            }
+            Err(ds) => {
+                for e in ds {
+                    eprintln!("{e}");
+                }
+                return ExitCode::from(1);
+            }
+        }
+    }
+    let target = if output == "-" {
+        inputs[0].clone()
+    } else {
+        output.to_string()
+    };
+    let targets = if d.targets.is_empty() {
+        vec![tessel::output::make_escape(&target)]
+    } else {
+        d.targets.clone()
+    };
+    let file = d.file.clone().unwrap_or_else(|| {
+        std::path::Path::new(&target)
+            .with_extension("d")
+            .to_string_lossy()
+            .into_owned()
+    });
+    let text = tessel::output::depfile(&targets, &files, d.phony);
+    match tessel::output::write(std::path::Path::new(&file), text.as_bytes(), false) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 /// clang's options that tesselc hands to its C parser, in command-line order (the
@@ -160,6 +219,20 @@ fn main() -> ExitCode {
 struct ClangOptions {
     args: Vec<String>,
     syntax_only: bool,
+    deps: Option<DepOptions>,
+}
+
+/// `-MD`/`-MMD` and the options that shape the dependency file, as clang reads them.
+#[derive(Default)]
+struct DepOptions {
+    /// `-MMD`: leave system headers out.
+    user_only: bool,
+    /// `-MF FILE`; default: the output with its extension replaced by `.d`.
+    file: Option<String>,
+    /// `-MT` targets as given, `-MQ` targets quoted for make; default: the output.
+    targets: Vec<String>,
+    /// `-MP`: an empty rule per header.
+    phony: bool,
 }
 
 /// Takes clang's options out of the command line before clap reads the rest: `-D`,
@@ -193,6 +266,26 @@ fn take_clang_options(raw: Vec<String>) -> Result<(Vec<String>, ClangOptions), S
             clang.args.extend([flag.to_string(), v]);
         } else if a == "-fsyntax-only" {
             clang.syntax_only = true;
+        } else if let Some(dep) = a.strip_prefix("-M").filter(|d| {
+            ["D", "MD", "P"].contains(d) || ["F", "T", "Q"].iter().any(|k| d.starts_with(k))
+        }) {
+            let o = clang.deps.get_or_insert_with(DepOptions::default);
+            let mut value = |k: &str| -> Result<String, String> {
+                match dep.strip_prefix(k).filter(|v| !v.is_empty()) {
+                    Some(v) => Ok(v.to_string()),
+                    None => it.next().ok_or_else(|| {
+                        format!("argument to '-M{k}' is missing (expected 1 value)")
+                    }),
+                }
+            };
+            match dep {
+                "D" => {}
+                "MD" => o.user_only = true,
+                "P" => o.phony = true,
+                d if d.starts_with('F') => o.file = Some(value("F")?),
+                d if d.starts_with('T') => o.targets.push(value("T")?),
+                _ => o.targets.push(tessel::output::make_escape(&value("Q")?)),
+            }
         } else if a.starts_with("-std=")
             || (a.starts_with("-W") && !["-Wl,", "-Wa,", "-Wp,"].iter().any(|p| a.starts_with(p)))
             || FLAGS.contains(&a.as_str())
@@ -232,7 +325,7 @@ fn syntax_only(args: &Args, cflags: Vec<String>) -> ExitCode {
 }
 
 /// `tesselc prog.c [more.c ...] -o prog`.
-fn build_program(args: &Args, cflags: Vec<String>) -> ExitCode {
+fn build_program(args: &Args, cflags: Vec<String>, deps: Option<&DepOptions>) -> ExitCode {
     let output = match args.output.as_deref() {
         Some("-") => {
             eprintln!("error: a program cannot be written to standard output");
@@ -251,7 +344,7 @@ fn build_program(args: &Args, cflags: Vec<String>) -> ExitCode {
         functions: args.function.clone(),
     };
     match tessel::program::build_program(&p) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => write_depfile(deps, &p.output.to_string_lossy(), &args.inputs, &p.cflags),
         Err(f) => {
             for d in f.0 {
                 eprintln!("{d}");

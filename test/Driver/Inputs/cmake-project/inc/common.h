@@ -1,0 +1,2 @@
+#define FACTOR 2
+#define N 8
