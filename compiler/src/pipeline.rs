@@ -100,14 +100,112 @@ fn internal(stage: &str, text: &str, diags: Vec<MlirDiag>) -> Failure {
     )
 }
 
-fn arch_kind(arch: &str) -> Option<bool> {
-    if let Some(n) = arch.strip_prefix("sm_") {
-        return (n.len() >= 2 && n.chars().all(|c| c.is_ascii_alphanumeric())).then_some(true);
+/// NVIDIA targets of LLVM 22's NVPTX backend (`llc -march=nvptx64 -mcpu=help`).
+const NVPTX_ARCHS: &[&str] = &[
+    "sm_20", "sm_21", "sm_30", "sm_32", "sm_35", "sm_37", "sm_50", "sm_52", "sm_53", "sm_60",
+    "sm_61", "sm_62", "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89",
+    "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_100f", "sm_101", "sm_101a", "sm_101f", "sm_103",
+    "sm_103a", "sm_103f", "sm_110", "sm_110a", "sm_110f", "sm_120", "sm_120a", "sm_120f", "sm_121",
+    "sm_121a", "sm_121f",
+];
+
+/// The subset ptxas (CUDA 12, the PyPI wheel setup.sh installs) assembles (`ptxas --help`):
+/// a cubin for anything else fails in ptxas.
+const PTXAS_ARCHS: &[&str] = &[
+    "sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72", "sm_75", "sm_80",
+    "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_100f", "sm_101",
+    "sm_101a", "sm_101f", "sm_103", "sm_103a", "sm_103f", "sm_120", "sm_120a", "sm_120f", "sm_121",
+    "sm_121a", "sm_121f",
+];
+
+/// AMD processors of LLVM 22's AMDGPU backend (`llc -march=amdgcn -mcpu=help`).
+const AMDGPU_ARCHS: &[&str] = &[
+    "gfx600",
+    "gfx601",
+    "gfx602",
+    "gfx700",
+    "gfx701",
+    "gfx702",
+    "gfx703",
+    "gfx704",
+    "gfx705",
+    "gfx801",
+    "gfx802",
+    "gfx803",
+    "gfx805",
+    "gfx810",
+    "gfx900",
+    "gfx902",
+    "gfx904",
+    "gfx906",
+    "gfx908",
+    "gfx909",
+    "gfx90a",
+    "gfx90c",
+    "gfx942",
+    "gfx950",
+    "gfx1010",
+    "gfx1011",
+    "gfx1012",
+    "gfx1013",
+    "gfx1030",
+    "gfx1031",
+    "gfx1032",
+    "gfx1033",
+    "gfx1034",
+    "gfx1035",
+    "gfx1036",
+    "gfx1100",
+    "gfx1101",
+    "gfx1102",
+    "gfx1103",
+    "gfx1150",
+    "gfx1151",
+    "gfx1152",
+    "gfx1153",
+    "gfx1200",
+    "gfx1201",
+    "gfx1250",
+    "gfx1251",
+    "gfx9-generic",
+    "gfx9-4-generic",
+    "gfx10-1-generic",
+    "gfx10-3-generic",
+    "gfx11-generic",
+    "gfx12-generic",
+];
+
+/// Checks an `--offload-arch` value against what the backends accept (and, when a cubin
+/// is made with ptxas, what ptxas accepts); `Ok(true)` for NVIDIA, `Ok(false)` for AMD.
+pub fn check_arch(arch: &str, with_ptxas: bool) -> Result<bool, String> {
+    let listed = |list: &[&str]| list.join(", ");
+    if arch.starts_with("sm_") {
+        if !NVPTX_ARCHS.contains(&arch) {
+            return Err(format!(
+                "unknown --offload-arch '{arch}'; NVIDIA values: {}",
+                listed(NVPTX_ARCHS)
+            ));
+        }
+        if with_ptxas && !PTXAS_ARCHS.contains(&arch) {
+            return Err(format!(
+                "--offload-arch '{arch}' is not supported by ptxas (CUDA 12), which a cubin needs; values: {} (or --emit=ptx)",
+                listed(PTXAS_ARCHS)
+            ));
+        }
+        return Ok(true);
     }
-    if let Some(n) = arch.strip_prefix("gfx") {
-        return (n.len() >= 3 && n.chars().all(|c| c.is_ascii_alphanumeric())).then_some(false);
+    if AMDGPU_ARCHS.contains(&arch) {
+        return Ok(false);
     }
-    None
+    if arch.starts_with("gfx") {
+        return Err(format!(
+            "unknown --offload-arch '{arch}'; AMD values: {}",
+            listed(AMDGPU_ARCHS)
+        ));
+    }
+    Err(format!(
+        "invalid --offload-arch '{arch}' (expected an NVIDIA sm_XX or an AMD gfxNNN, e.g. sm_90 or gfx942)"
+    ))
 }
 
 /// Compiles one C file to the requested form.
@@ -119,10 +217,11 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
     };
     let arch = match (&opts.offload_arch, wants_nvidia) {
         (Some(a), w) => {
-            let Some(nv) = arch_kind(a) else {
-                return fail(format!(
-                    "invalid --offload-arch '{a}' (expected sm_XX or gfxNNN)"
-                ));
+            let with_ptxas =
+                matches!(opts.emit, Emit::Cubin | Emit::Object) && ptxas_path().is_some();
+            let nv = match check_arch(a, with_ptxas) {
+                Ok(nv) => nv,
+                Err(e) => return fail(e),
             };
             if w.is_some_and(|w| w != nv) {
                 return fail(
@@ -320,6 +419,9 @@ fn object(
 /// `tessel-run`'s compilation: a gpu-dialect module (host functions and `gpu.module`s or
 /// `gpu.launch` regions) to a host object with the kernels embedded, as `--emit=obj`.
 pub fn object_from_mlir(text: &str, arch: &str, opt: u8) -> Result<Vec<u8>, Failure> {
+    if let Err(e) = check_arch(arch, ptxas_path().is_some()) {
+        return fail(e);
+    }
     let session = Session::new();
     let located = |d: Vec<MlirDiag>| {
         Failure(
