@@ -499,11 +499,7 @@ fn ptxas_verbose(
 
 /// Where ptxas is, if the wheel is installed.
 pub fn ptxas_path() -> Option<std::path::PathBuf> {
-    if let Some(p) = std::env::var_os("TESSEL_PTXAS") {
-        return Some(p.into());
-    }
-    let p = registry::cuda_nvcc_dir()?.join("bin/ptxas");
-    p.exists().then_some(p)
+    registry::ptxas()
 }
 
 fn run_tool(cmd: &mut Command, what: &str) -> Result<(), Failure> {

@@ -48,6 +48,26 @@ pub fn cuda_nvcc_dir() -> Option<std::path::PathBuf> {
     .clone()
 }
 
+/// ptxas: `TESSEL_PTXAS`, else the wheel's. The one lookup tesselc's cubins and the
+/// NVVM pipeline's `format=bin` share.
+pub fn ptxas() -> Option<std::path::PathBuf> {
+    if let Some(p) = std::env::var_os("TESSEL_PTXAS") {
+        return Some(p.into());
+    }
+    let p = cuda_nvcc_dir()?.join("bin/ptxas");
+    p.exists().then_some(p)
+}
+
+/// The toolkit directory MLIR's NVPTX serializer runs `bin/ptxas` from: [`ptxas`]'s
+/// grandparent (TESSEL_PTXAS must then name a `bin/ptxas` for the pipeline to use it).
+fn cuda_toolkit() -> Option<String> {
+    let p = ptxas()?;
+    let bin = p.parent()?;
+    (bin.file_name()? == "bin" && p.file_name()? == "ptxas")
+        .then(|| bin.parent().map(|t| t.display().to_string()))
+        .flatten()
+}
+
 /// `libdevice.10.bc`, when the wheel is installed.
 pub fn libdevice() -> Option<String> {
     let p = cuda_nvcc_dir()?.join("nvvm/libdevice/libdevice.10.bc");
@@ -80,11 +100,14 @@ fn nvvm_pipeline(opt: &dyn Fn(&str) -> String) -> String {
         "none" => String::new(),
         l => format!(" l={l}"),
     };
+    let toolkit = cuda_toolkit()
+        .map(|t| format!(" toolkit={t}"))
+        .unwrap_or_default();
     format!(
         "{DEVICE_PREP}, nvvm-attach-target{{chip={chip} O={o}{link}}}, \
          gpu.module(convert-gpu-to-nvvm, canonicalize, cse, reconcile-unrealized-casts), \
          expand-strided-metadata, gpu-to-llvm, reconcile-unrealized-casts, \
-         gpu-module-to-binary{{format={format}}}"
+         gpu-module-to-binary{{format={format}{toolkit}}}"
     )
 }
 

@@ -51,25 +51,37 @@ fn is_known_pass(name: &str) -> bool {
     registry::find(name).is_some() || registry::upstream().iter().any(|p| p.0 == name)
 }
 
+/// Edit distance between two pass names (insertions, deletions, substitutions).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + (ca != *cb) as usize).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// One line: the unknown name and the closest known ones.
 fn unknown_pass(name: &str) -> String {
     let names = all_pass_names();
-    let near: Vec<&String> = names
+    let mut near: Vec<(usize, &String)> = names
         .iter()
-        .filter(|n| n.contains(name) || name.contains(n.as_str()))
-        .take(5)
+        .map(|n| (edit_distance(name, n), n))
+        .filter(|(d, n)| *d <= (name.len() / 3).max(2) || n.contains(name))
         .collect();
+    near.sort();
     let mut msg = format!("error: unknown pass or option '{name}'");
     if !near.is_empty() {
-        msg += &format!(
-            "; did you mean {}?",
-            near.iter()
-                .map(|s| format!("'{s}'"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        let shown: Vec<String> = near.iter().take(3).map(|(_, n)| format!("'{n}'")).collect();
+        msg += &format!("; did you mean {}?", shown.join(", "));
     }
-    msg += &format!("\nvalid passes and pipelines: {}", names.join(", "));
-    msg
+    msg + " (--list-passes lists them all)"
 }
 
 /// A parsed pipeline element: `name{opts}(children)`.
@@ -551,6 +563,15 @@ fn main() -> ExitCode {
                     d.severity.as_str(),
                     d.message
                 );
+                // The source line and a caret under the column, as clang and mlir-opt show.
+                if let Some(line) = chunk.lines().nth((d.line as usize).wrapping_sub(1)) {
+                    let pad: String = line
+                        .chars()
+                        .take((d.col as usize).saturating_sub(1))
+                        .map(|c| if c == '\t' { '\t' } else { ' ' })
+                        .collect();
+                    eprintln!("{line}\n{pad}^");
+                }
             }
             if r.output.is_none() {
                 failed = true;
@@ -563,6 +584,9 @@ fn main() -> ExitCode {
     if failed {
         if o.output != "-" && !o.verify_diags {
             tessel::output::remove_stale(std::path::Path::new(&o.output));
+        } else if o.split && !o.verify_diags {
+            // As mlir-opt: the parts that went through still print.
+            print!("{}", outputs.join("// -----\n"));
         }
         return ExitCode::from(1);
     }
