@@ -167,6 +167,8 @@ unsafe fn lower_tu(
     }
     let root = clang_getTranslationUnitCursor(tu);
     let mut scops = Vec::new();
+    // Every region's first error, as clang reports every error of a file.
+    let mut errors = Vec::new();
     let mut used_regions = vec![false; regions.len()];
     let mut found_functions = Vec::new();
     for f in children(root) {
@@ -199,7 +201,7 @@ unsafe fn lower_tu(
                     s.rewrite = rewrite_info(f, text, (b + 1, e.saturating_sub(1).max(b + 1)));
                     scops.push(s)
                 }
-                Err(d) => return Err(vec![d]),
+                Err(d) => errors.push(d),
             }
             continue;
         }
@@ -215,14 +217,15 @@ unsafe fn lower_tu(
             let stmts = match stmts_between(body, r.begin, r.end) {
                 Some(s) => s,
                 None => {
-                    return Err(vec![Diagnostic::new(
+                    errors.push(Diagnostic::new(
                         Loc {
                             file: path.into(),
                             line: r.begin,
                             col: 1,
                         },
                         "'#pragma scop' region does not enclose whole statements of one block",
-                    )])
+                    ));
+                    continue;
                 }
             };
             let sname = if mine.len() == 1 {
@@ -245,9 +248,12 @@ unsafe fn lower_tu(
                     s.outside_code = outside_code(f, body, r.begin, r.end, &s);
                     scops.push(s)
                 }
-                Err(d) => return Err(vec![d]),
+                Err(d) => errors.push(d),
             }
         }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
     }
     for n in &opts.functions {
         if !found_functions.contains(n) {

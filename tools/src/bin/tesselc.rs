@@ -129,9 +129,7 @@ fn main() -> ExitCode {
     let out = match compile(&opts) {
         Ok(o) => o,
         Err(f) => {
-            for d in f.0 {
-                eprintln!("{d}");
-            }
+            report(f.0);
             if path != "-" {
                 tessel::output::remove_stale(std::path::Path::new(&path));
             }
@@ -179,9 +177,7 @@ fn write_depfile(
                 }
             }
             Err(ds) => {
-                for e in ds {
-                    eprintln!("{e}");
-                }
+                report(ds);
                 return ExitCode::from(1);
             }
         }
@@ -209,6 +205,22 @@ fn write_depfile(
             eprintln!("error: {e}");
             ExitCode::from(1)
         }
+    }
+}
+
+/// Prints diagnostics, then clang's count of the located errors among them.
+fn report<D: std::fmt::Display>(diags: Vec<D>) {
+    let mut errors = 0;
+    for d in diags {
+        let text = d.to_string();
+        let first = text.lines().next().unwrap_or("");
+        errors += first.contains(": error: ") as usize;
+        eprintln!("{text}");
+    }
+    match errors {
+        0 => {}
+        1 => eprintln!("1 error generated."),
+        n => eprintln!("{n} errors generated."),
     }
 }
 
@@ -311,9 +323,7 @@ fn syntax_only(args: &Args, cflags: Vec<String>) -> ExitCode {
             warnings: true,
         };
         if let Err(ds) = tessel::frontend::parse_file(input, &fe) {
-            for d in ds {
-                eprintln!("{d}");
-            }
+            report(ds);
             failed = true;
         }
     }
@@ -346,9 +356,7 @@ fn build_program(args: &Args, cflags: Vec<String>, deps: Option<&DepOptions>) ->
     match tessel::program::build_program(&p) {
         Ok(()) => write_depfile(deps, &p.output.to_string_lossy(), &args.inputs, &p.cflags),
         Err(f) => {
-            for d in f.0 {
-                eprintln!("{d}");
-            }
+            report(f.0);
             tessel::output::remove_stale(&p.output);
             ExitCode::from(1)
         }
