@@ -16,7 +16,7 @@ use tessel::pipeline::{compile, CompileOptions, Emit};
     name = "tesselc",
     version,
     about = "Compile C loop nests (#pragma scop regions or whole functions) to GPU kernels",
-    after_help = "clang's options, passed to the C parser in command-line order:\n  -D NAME[=VALUE]  -U NAME  -I DIR  -isystem DIR  -include FILE  -std=STD\n  -W... (-Wall, -Werror, -Wno-...)  -w  -pedantic  -Xclang ARG  -f[no-]color-diagnostics\n  -fsyntax-only    check the C and its static control parts, write nothing\n\nExamples:\n  tesselc gemm.c -DSMALL_DATASET -o gemm && ./gemm      (runs on a GPU, else on sim)\n  tesselc -c gemm.c -o gemm.o                           (links in place of the C version)\n  tesselc gemm.c --emit=ptx -o gemm.ptx\n  tesselc gemm.c -DSMALL_DATASET --offload-arch=gfx942 --emit=hsaco -o gemm.hsaco\n  tesselc kernels.c --function kernel_gemm --emit=mlir"
+    after_help = "clang's options, passed to the C parser in command-line order:\n  -D NAME[=VALUE]  -U NAME  -I DIR  -isystem DIR  -include FILE  -std=STD\n  -W... (-Wall, -Werror, -Wno-...)  -w  -pedantic  -Xclang ARG  -f[no-]color-diagnostics\n  -fsyntax-only    check the C and its static control parts, write nothing\n  -E               preprocess only (clang -E with the same options)\n  -MD, -MMD, -MF FILE, -MT T, -MQ T, -MP   also write a dependency file, as clang\n\nExamples:\n  tesselc gemm.c -DSMALL_DATASET -o gemm && ./gemm      (runs on a GPU, else on sim)\n  tesselc -c gemm.c -o gemm.o                           (links in place of the C version)\n  tesselc gemm.c --emit=ptx -o gemm.ptx\n  tesselc gemm.c -DSMALL_DATASET --offload-arch=gfx942 --emit=hsaco -o gemm.hsaco\n  tesselc kernels.c --function kernel_gemm --emit=mlir"
 )]
 struct Args {
     /// C source files (and, for programs, objects or libraries to link).
@@ -78,6 +78,9 @@ fn main() -> ExitCode {
     let cflags = clang.args;
     if clang.syntax_only {
         return syntax_only(&args, cflags);
+    }
+    if clang.preprocess {
+        return preprocess(&args, &cflags);
     }
     let deps = clang.deps;
     let emit = match (&args.emit, args.compile_only) {
@@ -231,6 +234,8 @@ fn report<D: std::fmt::Display>(diags: Vec<D>) {
 struct ClangOptions {
     args: Vec<String>,
     syntax_only: bool,
+    /// `-E`: preprocess only.
+    preprocess: bool,
     deps: Option<DepOptions>,
 }
 
@@ -278,6 +283,8 @@ fn take_clang_options(raw: Vec<String>) -> Result<(Vec<String>, ClangOptions), S
             clang.args.extend([flag.to_string(), v]);
         } else if a == "-fsyntax-only" {
             clang.syntax_only = true;
+        } else if a == "-E" {
+            clang.preprocess = true;
         } else if let Some(dep) = a.strip_prefix("-M").filter(|d| {
             ["D", "MD", "P"].contains(d) || ["F", "T", "Q"].iter().any(|k| d.starts_with(k))
         }) {
@@ -310,6 +317,49 @@ fn take_clang_options(raw: Vec<String>) -> Result<(Vec<String>, ClangOptions), S
         }
     }
     Ok((rest, clang))
+}
+
+/// `-E`: the inputs preprocessed by clang with the same options, to `-o` or standard
+/// output, as `clang -E` (Tessel's pragmas stay in the text).
+fn preprocess(args: &Args, cflags: &[String]) -> ExitCode {
+    let mut text = Vec::new();
+    for input in &args.inputs {
+        let out = std::process::Command::new(tessel::program::clang())
+            .args(["-E", "-xc"])
+            .args(cflags)
+            .arg(input)
+            .output();
+        match out {
+            Ok(o) if o.status.success() => {
+                eprint!("{}", String::from_utf8_lossy(&o.stderr));
+                text.extend(o.stdout);
+            }
+            Ok(o) => {
+                eprint!("{}", String::from_utf8_lossy(&o.stderr));
+                if let Some(p) = args.output.as_deref().filter(|p| *p != "-") {
+                    tessel::output::remove_stale(std::path::Path::new(p));
+                }
+                return ExitCode::from(1);
+            }
+            Err(e) => {
+                eprintln!("error: cannot run clang: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    match args.output.as_deref() {
+        None | Some("-") => {
+            let _ = std::io::stdout().write_all(&text);
+            ExitCode::SUCCESS
+        }
+        Some(p) => match tessel::output::write(std::path::Path::new(p), &text, false) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(1)
+            }
+        },
+    }
 }
 
 /// `-fsyntax-only`: every C input through clang's checks and the frontend (is each
