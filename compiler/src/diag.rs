@@ -3,6 +3,15 @@
 
 use crate::scop::Loc;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether diagnostics are printed in colour (clang's scheme), as the driver decides:
+/// on a terminal, or forced by `-f[no-]color-diagnostics`.
+static COLOR: AtomicBool = AtomicBool::new(false);
+
+pub fn set_color(on: bool) {
+    COLOR.store(on, Ordering::Relaxed);
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -41,7 +50,17 @@ impl Diagnostic {
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let kind = if self.warning { "warning" } else { "error" };
-        write!(f, "{}: {kind}: {}", self.loc, self.message)?;
+        let color = COLOR.load(Ordering::Relaxed);
+        if color {
+            let hue = if self.warning { 35 } else { 31 };
+            write!(
+                f,
+                "\x1b[1m{}: \x1b[{hue}m{kind}: \x1b[0m\x1b[1m{}\x1b[0m",
+                self.loc, self.message
+            )?;
+        } else {
+            write!(f, "{}: {kind}: {}", self.loc, self.message)?;
+        }
         if let Some(line) = &self.source_line {
             let col = self.loc.col.saturating_sub(1) as usize;
             let pad: String = line
@@ -49,7 +68,8 @@ impl fmt::Display for Diagnostic {
                 .take(col)
                 .map(|c| if c == '\t' { '\t' } else { ' ' })
                 .collect();
-            write!(f, "\n{line}\n{pad}^")?;
+            let caret = if color { "\x1b[1;32m^\x1b[0m" } else { "^" };
+            write!(f, "\n{line}\n{pad}{caret}")?;
         }
         Ok(())
     }

@@ -76,6 +76,15 @@ fn main() -> ExitCode {
         .without_time()
         .init();
     let cflags = clang.args;
+    let color = match cflags
+        .iter()
+        .rev()
+        .find(|a| a.ends_with("color-diagnostics"))
+    {
+        Some(a) => a == "-fcolor-diagnostics",
+        None => std::io::IsTerminal::is_terminal(&std::io::stderr()),
+    };
+    tessel::diag::set_color(color);
     if clang.syntax_only {
         return syntax_only(&args, cflags);
     }
@@ -216,8 +225,8 @@ fn report<D: std::fmt::Display>(diags: Vec<D>) {
     let mut errors = 0;
     for d in diags {
         let text = d.to_string();
-        let first = text.lines().next().unwrap_or("");
-        errors += first.contains(": error: ") as usize;
+        let first = text.lines().next().unwrap_or("").replace("\x1b[0m", "");
+        errors += (first.contains(": error: ") || first.contains(": \x1b[31merror: ")) as usize;
         eprintln!("{text}");
     }
     match errors {
