@@ -239,6 +239,16 @@ impl Gpu<'_, '_> {
         if nodes.is_empty() {
             return;
         }
+        let first = nodes.iter().find_map(|n| match n {
+            Node::Loop(l) => Some(l.loc.to_string()),
+            Node::Stmt(s) => Some(s.loc.to_string()),
+            _ => None,
+        });
+        tracing::info!(
+            scop = %self.n.scop.name,
+            at = %first.unwrap_or_default(),
+            "mapping: no parallel loop here; one thread runs this code (grid 1, block 1)"
+        );
         let one = b.const_index(1);
         let grid = [one.clone(), one.clone(), one];
         self.launch(b, grid, [1, 1, 1], &mut |g, b, _| {
@@ -283,6 +293,21 @@ impl Gpu<'_, '_> {
             }
             None => (lb_y.clone(), n_y.clone(), self.opts.block_1d, 1),
         };
+        match inner {
+            Some(l2) => tracing::info!(
+                scop = %self.n.scop.name,
+                at = %l.loc,
+                "mapping: loop '{}' on threads x, loop '{}' on threads y, block {bx}x{by}, grid ceil(trips/block) per dimension",
+                l2.name,
+                l.name
+            ),
+            None => tracing::info!(
+                scop = %self.n.scop.name,
+                at = %l.loc,
+                "mapping: loop '{}' on threads x, block {bx}, grid ceil(trips/{bx})",
+                l.name
+            ),
+        }
         let z = b.const_index(0);
         let mut nonempty = b.op(format!("arith.cmpi sgt, {n_x}, {z} : index"));
         if inner.is_some() {
