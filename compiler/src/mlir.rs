@@ -283,6 +283,63 @@ pub fn print_module(m: &Module<'_>) -> String {
     format!("{}\n", m.as_operation())
 }
 
+/// How a module is printed: mlir-opt's `--mlir-print-op-generic` and
+/// `--mlir-print-debuginfo` (locations, as `loc(...)`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrintOptions {
+    pub generic: bool,
+    pub debug_info: bool,
+}
+
+/// [`print_module`] with printing options.
+pub fn print_module_with(m: &Module<'_>, o: PrintOptions) -> String {
+    if !o.generic && !o.debug_info {
+        return print_module(m);
+    }
+    let mut out = String::new();
+    // SAFETY: the flags live for the call; the module is alive.
+    unsafe {
+        let flags = mlirOpPrintingFlagsCreate();
+        if o.generic {
+            mlirOpPrintingFlagsPrintGenericOpForm(flags);
+        }
+        if o.debug_info {
+            mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
+        }
+        mlirOperationPrintWithFlags(
+            m.as_operation().to_raw(),
+            flags,
+            Some(print_to_string),
+            &mut out as *mut String as *mut c_void,
+        );
+        mlirOpPrintingFlagsDestroy(flags);
+    }
+    out.push('\n');
+    out
+}
+
+extern "C" fn push_bytes(s: MlirStringRef, data: *mut c_void) {
+    // SAFETY: `data` is the `Vec<u8>` the writing call below passes; `s` is valid for it.
+    unsafe {
+        let bytes = std::slice::from_raw_parts(s.data as *const u8, s.length);
+        (*(data as *mut Vec<u8>)).extend_from_slice(bytes);
+    }
+}
+
+/// The module in MLIR's bytecode format (mlir-opt's `--emit-bytecode`).
+pub fn module_bytecode(m: &Module<'_>) -> Vec<u8> {
+    let mut out = Vec::new();
+    // SAFETY: the module is alive; the callback appends to `out`.
+    unsafe {
+        mlirOperationWriteBytecode(
+            m.as_operation().to_raw(),
+            Some(push_bytes),
+            &mut out as *mut Vec<u8> as *mut c_void,
+        );
+    }
+    out
+}
+
 /// The objects (PTX text, AMDGCN assembly or binaries) held by `gpu.binary` ops.
 pub fn gpu_objects(m: &Module<'_>) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();

@@ -3,7 +3,7 @@
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
-use tessel::mlir::{print_module, MlirDiag, Session, Severity};
+use tessel::mlir::{module_bytecode, print_module_with, MlirDiag, Session, Severity};
 use tessel::registry;
 
 const USAGE: &str = "\
@@ -19,6 +19,12 @@ OPTIONS:
   --verify-diagnostics           Check that the diagnostics match the expected-error/-warning/-note/-remark annotations
   --mlir-print-ir-after-all      Print the IR after every pass (to standard error)
   --mlir-print-ir-after=<pass>   Print the IR after each run of <pass>
+  --mlir-print-ir-before-all     Print the IR before every pass (to standard error)
+  --mlir-print-op-generic        Print operations in the generic form
+  --mlir-print-debuginfo         Print the source locations (loc(...)) of operations
+  --mlir-timing                  Report the time each pass took (to standard error)
+  --dump-pass-pipeline           Print the pass pipeline that will run (to standard error)
+  --emit-bytecode                Write MLIR bytecode instead of text
   --allow-unregistered-dialect   Accept operations of unknown dialects
   --list-passes                  List every pass and pipeline with a summary
   --help, --version
@@ -31,6 +37,11 @@ struct Opts {
     verify_diags: bool,
     print_after_all: bool,
     print_after: Vec<String>,
+    print_before_all: bool,
+    print: tessel::mlir::PrintOptions,
+    timing: bool,
+    dump_pipeline: bool,
+    bytecode: bool,
     allow_unregistered: bool,
     /// Pipeline elements (each anchored at builtin.module), with the pass name for printing.
     elements: Vec<(String, String)>,
@@ -192,6 +203,11 @@ fn parse_args(session: &Session) -> Result<Opts, (String, u8)> {
         verify_diags: false,
         print_after_all: false,
         print_after: Vec::new(),
+        print_before_all: false,
+        print: Default::default(),
+        timing: false,
+        dump_pipeline: false,
+        bytecode: false,
         allow_unregistered: false,
         elements: Vec::new(),
     };
@@ -259,6 +275,12 @@ fn parse_args(session: &Session) -> Result<Opts, (String, u8)> {
             "--verify-diagnostics" => o.verify_diags = true,
             "--mlir-print-ir-after-all" => o.print_after_all = true,
             "--mlir-print-ir-after" => o.print_after.push(take(value, &mut it)?),
+            "--mlir-print-ir-before-all" => o.print_before_all = true,
+            "--mlir-print-op-generic" => o.print.generic = true,
+            "--mlir-print-debuginfo" => o.print.debug_info = true,
+            "--mlir-timing" => o.timing = true,
+            "--dump-pass-pipeline" => o.dump_pipeline = true,
+            "--emit-bytecode" => o.bytecode = true,
             "--allow-unregistered-dialect" => o.allow_unregistered = true,
             "--pass-pipeline" => {
                 let p = take(value, &mut it)?;
@@ -399,8 +421,10 @@ fn expectations(chunk: &str) -> Result<Vec<Expected>, String> {
 }
 
 struct ChunkResult {
-    output: Option<String>,
+    output: Option<Vec<u8>>,
     diags: Vec<MlirDiag>,
+    /// How long each pass took (`--mlir-timing`).
+    times: Vec<(String, std::time::Duration)>,
 }
 
 fn process(
@@ -410,41 +434,75 @@ fn process(
     name: &str,
     log: &mut dyn Write,
 ) -> ChunkResult {
+    let failed = |diags, times| ChunkResult {
+        output: None,
+        diags,
+        times,
+    };
     let mut module = match session.parse(chunk, name) {
         Ok(m) => m,
-        Err(d) => {
-            return ChunkResult {
-                output: None,
-                diags: d,
-            }
-        }
+        Err(d) => return failed(d, Vec::new()),
     };
     if let Err(d) = session.verify(&module) {
-        return ChunkResult {
-            output: None,
-            diags: d,
-        };
+        return failed(d, Vec::new());
     }
+    let mut times = Vec::new();
     for (text, pass) in &o.elements {
         let _span = tracing::info_span!("pass", name = %pass).entered();
-        if let Err(d) = session.run_pipeline(&mut module, text) {
-            return ChunkResult {
-                output: None,
-                diags: d,
-            };
+        if o.print_before_all {
+            let _ = write!(
+                log,
+                "// -----// IR Dump Before {pass} //----- //\n{}\n",
+                print_module_with(&module, o.print)
+            );
+        }
+        let started = std::time::Instant::now();
+        let r = session.run_pipeline(&mut module, text);
+        times.push((pass.clone(), started.elapsed()));
+        if let Err(d) = r {
+            return failed(d, times);
         }
         if o.print_after_all || o.print_after.iter().any(|p| p == pass) {
             let _ = write!(
                 log,
                 "// -----// IR Dump After {pass} //----- //\n{}\n",
-                print_module(&module)
+                print_module_with(&module, o.print)
             );
         }
     }
+    let output = if o.bytecode {
+        module_bytecode(&module)
+    } else {
+        print_module_with(&module, o.print).into_bytes()
+    };
     ChunkResult {
-        output: Some(print_module(&module)),
+        output: Some(output),
         diags: session.take_diags(),
+        times,
     }
+}
+
+/// `--mlir-timing`: the wall time of each pass, summed over the input's parts, in the
+/// style of mlir-opt's report.
+fn timing_report(times: &[(String, std::time::Duration)]) {
+    let mut per_pass: Vec<(String, f64)> = Vec::new();
+    for (p, t) in times {
+        match per_pass.iter_mut().find(|(n, _)| n == p) {
+            Some(e) => e.1 += t.as_secs_f64(),
+            None => per_pass.push((p.clone(), t.as_secs_f64())),
+        }
+    }
+    let total: f64 = per_pass.iter().map(|(_, t)| t).sum();
+    eprintln!("===-------------------------------------------------------------------------===");
+    eprintln!("                         ... Execution time report ...");
+    eprintln!("===-------------------------------------------------------------------------===");
+    eprintln!("  Total Execution Time: {total:.4} seconds\n");
+    eprintln!("  ----Wall Time----  ----Name----");
+    for (p, t) in &per_pass {
+        let pct = if total > 0.0 { 100.0 * t / total } else { 0.0 };
+        eprintln!("  {t:.4} ({pct:5.1}%)  {p}");
+    }
+    eprintln!("  {total:.4} (100.0%)  Total");
 }
 
 fn main() -> ExitCode {
@@ -472,6 +530,15 @@ fn main() -> ExitCode {
     session
         .ctx
         .set_allow_unregistered_dialects(o.allow_unregistered);
+    if o.bytecode && o.split {
+        eprintln!("error: --emit-bytecode writes one module; it cannot follow --split-input-file");
+        return ExitCode::from(1);
+    }
+    if o.dump_pipeline {
+        let texts: Vec<&str> = o.elements.iter().map(|(t, _)| t.as_str()).collect();
+        eprintln!("Pass Manager with {} passes:", texts.len());
+        eprintln!("{}", texts.join(",\n"));
+    }
     let (text, name) = if o.input == "-" {
         let mut s = String::new();
         if let Err(e) = std::io::stdin().read_to_string(&mut s) {
@@ -507,6 +574,7 @@ fn main() -> ExitCode {
         chunks.push((text, 0));
     }
     let mut outputs = Vec::new();
+    let mut times = Vec::new();
     let mut failed = false;
     let mut stderr = std::io::stderr();
     for (chunk, offset) in &chunks {
@@ -577,28 +645,30 @@ fn main() -> ExitCode {
                 failed = true;
             }
         }
+        times.extend(r.times);
         if let Some(out) = r.output {
             outputs.push(out);
         }
     }
+    if o.timing {
+        timing_report(&times);
+    }
+    let joined = outputs.join(&b"// -----\n"[..]);
     if failed {
         if o.output != "-" && !o.verify_diags {
             tessel::output::remove_stale(std::path::Path::new(&o.output));
         } else if o.split && !o.verify_diags {
             // As mlir-opt: the parts that went through still print.
-            print!("{}", outputs.join("// -----\n"));
+            let _ = std::io::stdout().write_all(&joined);
         }
         return ExitCode::from(1);
     }
     if o.verify_diags {
         return ExitCode::SUCCESS;
     }
-    let joined = outputs.join("// -----\n");
     if o.output == "-" {
-        print!("{joined}");
-    } else if let Err(e) =
-        tessel::output::write(std::path::Path::new(&o.output), joined.as_bytes(), false)
-    {
+        let _ = std::io::stdout().write_all(&joined);
+    } else if let Err(e) = tessel::output::write(std::path::Path::new(&o.output), &joined, false) {
         eprintln!("error: {e}");
         return ExitCode::from(1);
     }
