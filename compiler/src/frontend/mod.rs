@@ -865,8 +865,9 @@ struct Lowerer {
     ctx_loops: Vec<usize>,
     ctx: Vec<String>,
     /// Arrays of structs (or struct variables), whose last dimension runs over the
-    /// elements of one struct.
-    record_arrays: Vec<usize>,
+    /// elements of one struct, with the length of their member paths
+    /// ([`records::path_depth`], the same for every access, as isl needs).
+    record_arrays: HashMap<usize, usize>,
 }
 
 impl Lowerer {
@@ -906,7 +907,7 @@ impl Lowerer {
             pending: Vec::new(),
             ctx_loops: Vec::new(),
             ctx: Vec::new(),
-            record_arrays: Vec::new(),
+            record_arrays: HashMap::new(),
         }
     }
 
@@ -1173,8 +1174,8 @@ impl Lowerer {
             });
         }
         let id = self.scop.arrays.len();
-        if records::innermost_record(clang_getCursorType(decl)).is_some() {
-            self.record_arrays.push(id);
+        if let Some(r) = records::innermost_record(clang_getCursorType(decl)) {
+            self.record_arrays.insert(id, records::path_depth(r));
         }
         self.scop.arrays.push(Array {
             name,
@@ -1774,7 +1775,7 @@ impl Lowerer {
         let (_, dst) = self.subscripted(lhs, what)?;
         let (_, src) = self.subscripted(rhs, what)?;
         for (acc, at) in [(&dst, lhs), (&src, rhs)] {
-            let whole = self.record_arrays.contains(&acc.array)
+            let whole = self.record_arrays.contains_key(&acc.array)
                 && acc.member.is_empty()
                 && acc.idx.len() + 1 == self.scop.arrays[acc.array].dims.len();
             if !whole {
@@ -1783,13 +1784,14 @@ impl Lowerer {
         }
         let rec = clang_getCanonicalType(clang_getCursorType(lhs));
         let (elem, words) = records::flat_layout(rec).or_else(|e| self.err(lhs, e))?;
-        let depth = records::path_depth(rec);
         for w in 0..words {
-            let mut path: Vec<Sub> = records::element_path(rec, w)
-                .into_iter()
-                .map(|k| Sub::Aff(Aff::cst(k)))
-                .collect();
-            path.resize(depth.max(path.len()), Sub::Aff(Aff::cst(0)));
+            let path = self.member_path(
+                dst.array,
+                records::element_path(rec, w)
+                    .into_iter()
+                    .map(|k| Sub::Aff(Aff::cst(k)))
+                    .collect(),
+            );
             let element = |a: &Access| {
                 let mut idx = a.idx.clone();
                 idx.push(Sub::Aff(Aff::cst(w)));
@@ -1978,7 +1980,7 @@ impl Lowerer {
             Binding::View(v) => self.views[v].clone(),
             _ => return self.err(cur, format!("'{}' is not an array", spelling(cur))),
         };
-        let record = self.record_arrays.contains(&array);
+        let record = self.record_arrays.contains_key(&array);
         let rank = self.scop.arrays[array].dims.len() - record as usize;
         self.exact_divisions(cur, &affs, None)?;
         let mut subs: Vec<Sub> = affs.into_iter().map(Sub::Aff).collect();
@@ -2038,7 +2040,7 @@ impl Lowerer {
             }
         }
         let mut path = Vec::new();
-        if let Some((offset, mut key, ty)) = member {
+        if let Some((offset, key, ty)) = member {
             if elem_of(ty).is_none() {
                 return self.err(
                     c,
@@ -2046,11 +2048,7 @@ impl Lowerer {
                 );
             }
             subs.push(flat_offset(offset));
-            let depth =
-                records::innermost_record(clang_getCursorType(clang_getCursorReferenced(cur)))
-                    .map_or(0, |r| records::path_depth(r));
-            key.resize(depth.max(key.len()), Sub::Aff(Aff::cst(0)));
-            path = key;
+            path = self.member_path(array, key);
         }
         Ok((
             cur,
@@ -2060,6 +2058,14 @@ impl Lowerer {
                 member: path,
             },
         ))
+    }
+
+    /// A member path of struct array `array` padded with zeros to the array's path
+    /// length ([`Access::member`]).
+    fn member_path(&self, array: usize, mut path: Vec<Sub>) -> Vec<Sub> {
+        let depth = self.record_arrays.get(&array).copied().unwrap_or(0);
+        path.resize(depth.max(path.len()), Sub::Aff(Aff::cst(0)));
+        path
     }
 
     /// One subscript: quasi-affine when it is one and its divisions agree with C's,
@@ -2173,7 +2179,7 @@ impl Lowerer {
         )?;
         let (a, idx) = (acc.array, &acc.idx);
         let rank = self.scop.arrays[a].dims.len();
-        if self.record_arrays.contains(&a) && idx.len() + 1 == rank {
+        if self.record_arrays.contains_key(&a) && idx.len() + 1 == rank {
             return self.err(
                 c,
                 "a whole struct is read or written (copy its members one by one)",

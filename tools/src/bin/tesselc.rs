@@ -285,7 +285,10 @@ fn take_clang_options(raw: Vec<String>) -> Result<(Vec<String>, ClangOptions), S
             .or_else(|| a.strip_prefix("-Xclang="));
         if let Some(v) = xclang {
             clang.args.extend(["-Xclang".to_string(), v.to_string()]);
-        } else if let Some(flag) = SEPARATE.iter().find(|f| a == **f || a == format!("-{f}")) {
+        } else if let Some(flag) = SEPARATE
+            .iter()
+            .find(|f| a == **f || (**f == "-Xclang" && a == "--Xclang"))
+        {
             let v = it
                 .next()
                 .ok_or_else(|| format!("argument to '{a}' is missing (expected 1 value)"))?;
