@@ -451,35 +451,11 @@ pub fn set_gpu_binary(m: &Module<'_>, name: &str, data: &[u8]) -> Result<(), Str
 }
 
 extern "C" {
-    fn mlirTranslateModuleToLLVMIR(module: MlirOperation, context: *mut c_void) -> *mut c_void;
-    fn LLVMContextCreate() -> *mut c_void;
-    fn LLVMContextDispose(c: *mut c_void);
-    fn LLVMPrintModuleToString(m: *mut c_void) -> *mut std::os::raw::c_char;
-    fn LLVMDisposeMessage(m: *mut std::os::raw::c_char);
-    fn LLVMDisposeModule(m: *mut c_void);
     fn LLVMParseCommandLineOptions(
         argc: i32,
         argv: *const *const std::os::raw::c_char,
         overview: *const std::os::raw::c_char,
     );
-}
-
-/// Translates a module in the LLVM dialect to LLVM IR text.
-pub fn to_llvm_ir(m: &Module<'_>) -> Option<String> {
-    unsafe {
-        let ctx = LLVMContextCreate();
-        let module = mlirTranslateModuleToLLVMIR(m.as_operation().to_raw(), ctx);
-        if module.is_null() {
-            LLVMContextDispose(ctx);
-            return None;
-        }
-        let s = LLVMPrintModuleToString(module);
-        let text = std::ffi::CStr::from_ptr(s).to_string_lossy().into_owned();
-        LLVMDisposeMessage(s);
-        LLVMDisposeModule(module);
-        LLVMContextDispose(ctx);
-        Some(text)
-    }
 }
 
 #[cfg(test)]

@@ -10,8 +10,10 @@ use crate::codegen::{affine, gpu};
 use crate::frontend;
 use crate::mlir::{self, MlirDiag, Session};
 use crate::registry;
+use crate::subcommand;
 use std::path::Path;
 use std::process::Command;
+use tessel_runtime::bytecode::{Code, CodeKind};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Emit {
@@ -66,8 +68,9 @@ pub struct CompileOptions {
     pub input: String,
     pub frontend: frontend::Options,
     pub opt_level: u8,
-    /// `sm_XX` or `gfxNNN`; the default depends on the output (sm_90, gfx942).
-    pub offload_arch: Option<String>,
+    /// `sm_XX` or `gfxNNN`, in command-line order; several only for objects and
+    /// programs (a code object per architecture). None: sm_90, or gfx942 for AMD forms.
+    pub offload_arch: Vec<String>,
     pub emit: Emit,
     pub map: gpu::MapOptions,
 }
@@ -208,36 +211,56 @@ pub fn check_arch(arch: &str, with_ptxas: bool) -> Result<bool, String> {
     ))
 }
 
-/// Compiles one C file to the requested form.
-pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
-    let wants_nvidia = match opts.emit {
+/// The architectures to build for: `given` checked, duplicates dropped, or the default
+/// for the output form; several only for objects (one code object per architecture).
+pub fn resolve_archs(given: &[String], emit: Emit) -> Result<Vec<String>, Failure> {
+    let wants_nvidia = match emit {
         Emit::Ptx | Emit::Cubin => Some(true),
         Emit::Amdgcn | Emit::Hsaco => Some(false),
         _ => None,
     };
-    let arch = match (&opts.offload_arch, wants_nvidia) {
-        (Some(a), w) => {
-            let with_ptxas =
-                matches!(opts.emit, Emit::Cubin | Emit::Object) && ptxas_path().is_some();
-            let nv = match check_arch(a, with_ptxas) {
-                Ok(nv) => nv,
-                Err(e) => return fail(e),
-            };
-            if w.is_some_and(|w| w != nv) {
-                return fail(
-                    format!("--offload-arch={a} does not match --emit={:?}", opts.emit)
-                        .to_lowercase(),
-                );
-            }
-            a.clone()
+    let mut archs: Vec<String> = Vec::new();
+    for a in given {
+        let with_ptxas = matches!(emit, Emit::Cubin | Emit::Object) && ptxas_path().is_some();
+        let nv = check_arch(a, with_ptxas).map_err(|e| Failure(vec![format!("error: {e}")]))?;
+        if wants_nvidia.is_some_and(|w| w != nv) {
+            return fail(
+                format!("--offload-arch={a} does not match --emit={:?}", emit).to_lowercase(),
+            );
         }
-        (None, Some(false)) => "gfx942".into(),
-        (None, _) => "sm_90".into(),
-    };
-    let nvidia = arch.starts_with("sm_");
+        if !archs.contains(a) {
+            archs.push(a.clone());
+        }
+    }
+    if archs.len() > 1 && !matches!(emit, Emit::Object | Emit::Mlir | Emit::Gpu | Emit::Emulated) {
+        return fail(format!(
+            "--emit={} makes one file for one architecture, but {} were given ({}); several --offload-arch are for -c and programs",
+            emit.extension(),
+            archs.len(),
+            archs.join(", ")
+        ));
+    }
+    if archs.is_empty() {
+        archs.push(
+            if wants_nvidia == Some(false) {
+                "gfx942"
+            } else {
+                "sm_90"
+            }
+            .into(),
+        );
+    }
+    Ok(archs)
+}
+
+/// Compiles one C file to the requested form.
+pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
+    let archs = resolve_archs(&opts.offload_arch, opts.emit)?;
+    let arch = archs[0].clone();
 
     let scops = {
         let _s = tracing::info_span!("frontend", file = %opts.input).entered();
+        subcommand::in_process(&format!("frontend: {} (libclang)", opts.input));
         frontend::parse_file(&opts.input, &opts.frontend)
             .map_err(|ds| Failure(ds.into_iter().map(|d| d.to_string()).collect()))?
     };
@@ -299,29 +322,13 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
     if opts.emit == Emit::Gpu || opts.emit == Emit::Emulated {
         return Ok(mlir::print_module(&m).into_bytes());
     }
-    let lowering = if nvidia {
-        "tessel-gpu-to-nvvm"
-    } else {
-        "tessel-gpu-to-rocdl"
-    };
-    let info = registry::find(lowering).expect("both lowering pipelines are registered");
-    let pipeline = registry::expand(
-        info,
-        &format!("chip={arch} opt-level={} format=isa", opts.opt_level),
-    )
-    .map_err(|e| Failure(vec![format!("error: {e}")]))?;
-    let _s = tracing::info_span!("lowering", pipeline = lowering).entered();
     if opts.emit == Emit::Object {
-        return object(
-            &session,
-            &mut m,
-            &text,
-            &pipeline,
-            lowering,
-            &arch,
-            opts.opt_level,
-        );
+        let _s = tracing::info_span!("lowering", archs = %archs.join(",")).entered();
+        return object(&session, &mut m, &text, &archs, opts.opt_level);
     }
+    let (lowering, pipeline) = lowering_pipeline(&arch, opts.opt_level)?;
+    let _s = tracing::info_span!("lowering", pipeline = lowering).entered();
+    subcommand::in_process(&format!("lowering for {arch}: {pipeline}"));
     session
         .run_pipeline(&mut m, &pipeline)
         .map_err(|d| internal(lowering, &text, d))?;
@@ -332,10 +339,9 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
         .map(|o| o.1)
         .unwrap_or_default();
     match opts.emit {
-        Emit::Llvm => match mlir::to_llvm_ir(&m) {
-            Some(ir) => Ok(ir.into_bytes()),
-            None => fail("cannot translate the host module to LLVM IR"),
-        },
+        Emit::Llvm => crate::host::llvm_ir(&m)
+            .map(String::into_bytes)
+            .or_else(fail),
         Emit::Ptx | Emit::Amdgcn => Ok(object),
         Emit::Cubin => ptxas(&object, &arch, opts.opt_level),
         Emit::Hsaco => hsaco(&object, &arch),
@@ -343,85 +349,119 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
     }
 }
 
-/// `--emit=obj`: lowers in two steps so that the kernels' gpu-dialect form can be
-/// compiled for sim in between, embeds the module container in place of the
-/// `gpu.binary` object, and compiles the host LLVM IR with clang.
-fn object(
-    session: &Session,
-    m: &mut melior::ir::Module<'_>,
+/// The lowering pipeline for `arch` (NVVM or ROCDL, emitting PTX or AMDGCN text) and
+/// its name.
+fn lowering_pipeline(arch: &str, opt: u8) -> Result<(&'static str, String), Failure> {
+    let lowering = if arch.starts_with("sm_") {
+        "tessel-gpu-to-nvvm"
+    } else {
+        "tessel-gpu-to-rocdl"
+    };
+    let info = registry::find(lowering).expect("both lowering pipelines are registered");
+    let pipeline = registry::expand(info, &format!("chip={arch} opt-level={opt} format=isa"))
+        .map_err(|e| Failure(vec![format!("error: {e}")]))?;
+    Ok((lowering, pipeline))
+}
+
+/// `--emit=obj`: prepares the device code, compiles the kernels' gpu-dialect form for
+/// sim, lowers a copy of the prepared module for every architecture (PTX and a cubin
+/// per NVIDIA one, an HSACO per AMD one), embeds the module container holding all of
+/// them in place of the `gpu.binary` object, and compiles the host module in process
+/// ([`crate::host`]). The sim kernels' register counts come from the first NVIDIA
+/// architecture's ptxas.
+fn object<'a>(
+    session: &'a Session,
+    m: &mut melior::ir::Module<'a>,
     text: &str,
-    pipeline: &str,
-    lowering: &str,
-    arch: &str,
+    archs: &[String],
     opt: u8,
 ) -> Result<Vec<u8>, Failure> {
-    let Some(rest) = pipeline
-        .strip_prefix(registry::DEVICE_PREP)
-        .map(|r| r.trim_start_matches([',', ' ']))
-    else {
-        return fail(format!(
-            "internal: {lowering} does not start with the device preparation"
-        ));
-    };
     session
         .run_pipeline(m, registry::DEVICE_PREP)
-        .map_err(|d| internal(lowering, text, d))?;
+        .map_err(|d| internal("device preparation", text, d))?;
     // SAFETY: the module is alive for the call.
     let sims = unsafe { crate::simform::compile_module(m.as_operation().to_raw()) }
         .map_err(|e| Failure(vec![format!("error: {e}")]))?;
-    session
-        .run_pipeline(m, rest)
-        .map_err(|d| internal(lowering, text, d))?;
-    let objects = mlir::gpu_objects(m);
-    for (module, mut kernels) in sims {
-        let mut fb = tessel_runtime::bytecode::FatBinary::default();
-        if let Some((_, object)) = objects.iter().find(|(n, _)| *n == module) {
-            let object = object.clone();
+    let prepared = (archs.len() > 1).then(|| mlir::print_module(m));
+    let mut code: Vec<(String, Code)> = Vec::new();
+    let mut registers: Option<std::collections::HashMap<String, u32>> = None;
+    for (i, arch) in archs.iter().enumerate() {
+        let (lowering, pipeline) = lowering_pipeline(arch, opt)?;
+        subcommand::in_process(&format!("lowering for {arch}: {pipeline}"));
+        let rest = pipeline
+            .strip_prefix(registry::DEVICE_PREP)
+            .map(|r| r.trim_start_matches([',', ' ']))
+            .ok_or_else(|| {
+                Failure(vec![format!(
+                    "error: internal: {lowering} does not start with the device preparation"
+                )])
+            })?;
+        let mut copy;
+        let target: &mut melior::ir::Module<'_> = match (i, &prepared) {
+            (0, _) | (_, None) => &mut *m,
+            (_, Some(p)) => {
+                copy = session
+                    .parse(p, "prepared")
+                    .map_err(|d| internal(lowering, p, d))?;
+                &mut copy
+            }
+        };
+        session
+            .run_pipeline(target, rest)
+            .map_err(|d| internal(lowering, text, d))?;
+        for (module, object) in mlir::gpu_objects(target) {
+            let mut push = |kind, bytes| {
+                code.push((
+                    module.clone(),
+                    Code {
+                        kind,
+                        arch: arch.clone(),
+                        bytes,
+                    },
+                ))
+            };
             if arch.starts_with("sm_") {
                 if ptxas_path().is_some() {
                     let (cubin, regs) = ptxas_verbose(&object, arch, opt)?;
-                    for k in &mut kernels {
-                        k.registers = regs.get(&k.name).copied().unwrap_or(0);
-                    }
-                    fb.cubin = Some(cubin);
+                    registers.get_or_insert(regs);
+                    push(CodeKind::Cubin, cubin);
                 }
-                fb.ptx = Some(object);
+                push(CodeKind::Ptx, object);
             } else {
-                fb.hsaco = Some(hsaco(&object, arch)?);
+                let h = hsaco(&object, arch)?;
+                push(CodeKind::Hsaco, h);
             }
         }
-        fb.sim = kernels;
+    }
+    for (module, mut kernels) in sims {
+        if let Some(regs) = &registers {
+            for k in &mut kernels {
+                k.registers = regs.get(&k.name).copied().unwrap_or(0);
+            }
+        }
+        let fb = tessel_runtime::bytecode::FatBinary {
+            sim: kernels,
+            code: code
+                .iter()
+                .filter(|(n, _)| *n == module)
+                .map(|(_, c)| c.clone())
+                .collect(),
+        };
         mlir::set_gpu_binary(m, &module, &fb.encode())
             .map_err(|e| Failure(vec![format!("error: internal: {e}")]))?;
     }
-    let Some(ir) = mlir::to_llvm_ir(m) else {
-        return fail("cannot translate the host module to LLVM IR");
-    };
-    let dir = tempfile::tempdir().map_err(|e| Failure(vec![format!("error: {e}")]))?;
-    let (ll, o) = (dir.path().join("host.ll"), dir.path().join("host.o"));
-    std::fs::write(&ll, ir).map_err(|e| Failure(vec![format!("error: {e}")]))?;
-    run_tool(
-        Command::new(llvm_tool("clang"))
-            .args([
-                "-c",
-                "-fPIC",
-                "-Wno-override-module",
-                &format!("-O{}", opt.min(3)),
-            ])
-            .arg(&ll)
-            .arg("-o")
-            .arg(&o),
-        "clang (host object)",
-    )?;
-    std::fs::read(&o).map_err(|e| Failure(vec![format!("error: {e}")]))
+    subcommand::in_process(&format!(
+        "host object: LLVM -O{} (TargetMachine)",
+        opt.min(3)
+    ));
+    crate::host::emit(m, opt, crate::host::Form::Object)
+        .map_err(|e| Failure(vec![format!("error: {e}")]))
 }
 
 /// `tessel-run`'s compilation: a gpu-dialect module (host functions and `gpu.module`s or
 /// `gpu.launch` regions) to a host object with the kernels embedded, as `--emit=obj`.
-pub fn object_from_mlir(text: &str, arch: &str, opt: u8) -> Result<Vec<u8>, Failure> {
-    if let Err(e) = check_arch(arch, ptxas_path().is_some()) {
-        return fail(e);
-    }
+pub fn object_from_mlir(text: &str, archs: &[String], opt: u8) -> Result<Vec<u8>, Failure> {
+    let archs = resolve_archs(archs, Emit::Object)?;
     let session = Session::new();
     let located = |d: Vec<MlirDiag>| {
         Failure(
@@ -440,16 +480,7 @@ pub fn object_from_mlir(text: &str, arch: &str, opt: u8) -> Result<Vec<u8>, Fail
     };
     let mut m = session.parse(text, "input").map_err(located)?;
     session.verify(&m).map_err(located)?;
-    let nvidia = arch.starts_with("sm_");
-    let lowering = if nvidia {
-        "tessel-gpu-to-nvvm"
-    } else {
-        "tessel-gpu-to-rocdl"
-    };
-    let info = registry::find(lowering).expect("both lowering pipelines are registered");
-    let pipeline = registry::expand(info, &format!("chip={arch} opt-level={opt} format=isa"))
-        .map_err(|e| Failure(vec![format!("error: {e}")]))?;
-    object(&session, &mut m, text, &pipeline, lowering, arch, opt)
+    object(&session, &mut m, text, &archs, opt)
 }
 
 /// Runs ptxas with `-v`: the cubin and the registers each kernel uses.
@@ -465,15 +496,15 @@ fn ptxas_verbose(
     let src = dir.path().join("k.ptx");
     let dst = dir.path().join("k.cubin");
     std::fs::write(&src, ptx).map_err(|e| Failure(vec![format!("error: {e}")]))?;
-    let out = Command::new(ptxas)
-        .arg(format!("-arch={arch}"))
+    let mut cmd = Command::new(ptxas);
+    cmd.arg(format!("-arch={arch}"))
         .arg(format!("-O{}", opt.min(3)))
         .arg("-v")
         .arg(&src)
         .arg("-o")
-        .arg(&dst)
-        .output()
-        .map_err(|e| Failure(vec![format!("error: cannot run ptxas: {e}")]))?;
+        .arg(&dst);
+    let out =
+        subcommand::output(&mut cmd, "ptxas").map_err(|e| Failure(vec![format!("error: {e}")]))?;
     let log = String::from_utf8_lossy(&out.stderr);
     if !out.status.success() {
         return fail(format!("ptxas failed:\n{log}"));
@@ -493,7 +524,7 @@ fn ptxas_verbose(
             }
         }
     }
-    let cubin = std::fs::read(&dst).map_err(|e| Failure(vec![format!("error: {e}")]))?;
+    let cubin = subcommand::read(&dst).map_err(|e| Failure(vec![format!("error: {e}")]))?;
     Ok((cubin, regs))
 }
 
@@ -503,9 +534,7 @@ pub fn ptxas_path() -> Option<std::path::PathBuf> {
 }
 
 fn run_tool(cmd: &mut Command, what: &str) -> Result<(), Failure> {
-    let out = cmd
-        .output()
-        .map_err(|e| Failure(vec![format!("error: cannot run {what}: {e}")]))?;
+    let out = subcommand::output(cmd, what).map_err(|e| Failure(vec![format!("error: {e}")]))?;
     if !out.status.success() {
         return Err(Failure(vec![format!(
             "error: {what} failed:\n{}",
@@ -532,7 +561,7 @@ fn ptxas(ptx: &[u8], arch: &str, opt: u8) -> Result<Vec<u8>, Failure> {
             .arg(&dst),
         "ptxas",
     )?;
-    std::fs::read(&dst).map_err(|e| Failure(vec![format!("error: {e}")]))
+    subcommand::read(&dst).map_err(|e| Failure(vec![format!("error: {e}")]))
 }
 
 /// A tool of Debian's LLVM 22 (`/usr/lib/llvm-22/bin`), else the one on PATH.
@@ -574,5 +603,5 @@ fn hsaco(asm: &[u8], arch: &str) -> Result<Vec<u8>, Failure> {
             .arg(&h),
         "ld.lld",
     )?;
-    std::fs::read(&h).map_err(|e| Failure(vec![format!("error: {e}")]))
+    subcommand::read(&h).map_err(|e| Failure(vec![format!("error: {e}")]))
 }

@@ -28,7 +28,7 @@ pub struct ProgramOptions {
     /// frontend and the host compile.
     pub cflags: Vec<String>,
     pub opt_level: u8,
-    pub offload_arch: Option<String>,
+    pub offload_arch: Vec<String>,
     pub map: crate::codegen::gpu::MapOptions,
     pub output: PathBuf,
     /// Kernels only from these functions (`--function`), else `#pragma scop` regions.
@@ -74,9 +74,7 @@ pub fn clang() -> PathBuf {
 }
 
 fn run(cmd: &mut Command, what: &str) -> Result<(), Failure> {
-    let out = cmd
-        .output()
-        .map_err(|e| err(format!("cannot run {what}: {e}")))?;
+    let out = crate::subcommand::output(cmd, what).map_err(err)?;
     if !out.status.success() {
         let msg = String::from_utf8_lossy(&out.stderr);
         return Err(Failure(
@@ -287,6 +285,8 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
             .arg(&tmp_out),
         "link",
     )?;
-    crate::output::copy(&tmp_out, &p.output, true).map_err(err)?;
+    if !crate::subcommand::show_only() {
+        crate::output::copy(&tmp_out, &p.output, true).map_err(err)?;
+    }
     Ok(())
 }

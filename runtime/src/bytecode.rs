@@ -276,23 +276,71 @@ pub struct Kernel {
 }
 
 pub const MAGIC: &[u8; 8] = b"TESSELFB";
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EntryKind {
     Sim = 1,
-    Ptx = 2,
-    Cubin = 3,
-    Hsaco = 4,
+    /// A GPU code object for one architecture ([`Code`]).
+    Code = 2,
 }
 
-/// The module image tesselc embeds: the sim kernels and the GPU objects of one module.
+/// The form of a GPU code object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeKind {
+    Ptx = 1,
+    Cubin = 2,
+    Hsaco = 3,
+}
+
+/// A GPU code object and the architecture it was built for (`sm_90`, `gfx942`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Code {
+    pub kind: CodeKind,
+    pub arch: String,
+    pub bytes: Vec<u8>,
+}
+
+/// The module image tesselc embeds: the sim kernels and the GPU code objects of one
+/// module, for every `--offload-arch` it was built for; the runtime picks the object
+/// that the device present accepts.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FatBinary {
     pub sim: Vec<Kernel>,
-    pub ptx: Option<Vec<u8>>,
-    pub cubin: Option<Vec<u8>>,
-    pub hsaco: Option<Vec<u8>>,
+    pub code: Vec<Code>,
+}
+
+/// The number in an architecture name (`sm_90a` -> 90, `gfx90a` -> 0x90a read as
+/// decimal digits where it can), to try newer objects first.
+fn arch_number(arch: &str) -> u32 {
+    let digits: String = arch
+        .trim_start_matches(|c: char| !c.is_ascii_digit())
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().unwrap_or(0)
+}
+
+impl FatBinary {
+    /// The code objects of one kind, newest architecture first: the first one a device
+    /// accepts is the best it can run (a cubin runs on its own major architecture only,
+    /// PTX on its architecture and later ones).
+    pub fn objects(&self, kind: CodeKind) -> Vec<&Code> {
+        let mut v: Vec<&Code> = self.code.iter().filter(|c| c.kind == kind).collect();
+        v.sort_by_key(|c| std::cmp::Reverse(arch_number(&c.arch)));
+        v
+    }
+
+    /// The architectures this image carries code for, in the order built.
+    pub fn archs(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = Vec::new();
+        for c in &self.code {
+            if !v.contains(&c.arch.as_str()) {
+                v.push(&c.arch);
+            }
+        }
+        v
+    }
 }
 
 struct W(Vec<u8>);
@@ -762,20 +810,18 @@ impl FatBinary {
         let mut sim = W(Vec::new());
         sim.u32(self.sim.len() as u32);
         self.sim.iter().for_each(|k| k.write(&mut sim));
-        let mut entries: Vec<(EntryKind, &[u8])> = vec![(EntryKind::Sim, &sim.0)];
-        if let Some(p) = &self.ptx {
-            entries.push((EntryKind::Ptx, p));
-        }
-        if let Some(p) = &self.cubin {
-            entries.push((EntryKind::Cubin, p));
-        }
-        if let Some(p) = &self.hsaco {
-            entries.push((EntryKind::Hsaco, p));
+        let mut entries: Vec<(EntryKind, Vec<u8>)> = vec![(EntryKind::Sim, sim.0)];
+        for c in &self.code {
+            let mut e = W(Vec::new());
+            e.u32(c.kind as u32);
+            e.bytes(c.arch.as_bytes());
+            e.bytes(&c.bytes);
+            entries.push((EntryKind::Code, e.0));
         }
         w.u32(entries.len() as u32);
         for (k, b) in entries {
             w.u32(k as u32);
-            w.bytes(b);
+            w.bytes(&b);
         }
         w.0
     }
@@ -804,9 +850,22 @@ impl FatBinary {
                             fb.sim.push(Kernel::read(&mut s)?);
                         }
                     }
-                    2 => fb.ptx = Some(bytes),
-                    3 => fb.cubin = Some(bytes),
-                    4 => fb.hsaco = Some(bytes),
+                    2 => {
+                        let mut c = R(&bytes, 0);
+                        let kind = match c.u32()? {
+                            1 => CodeKind::Ptx,
+                            2 => CodeKind::Cubin,
+                            3 => CodeKind::Hsaco,
+                            k => return Err(format!("unknown code object kind {k}")),
+                        };
+                        let arch = String::from_utf8(c.bytes()?)
+                            .map_err(|_| "malformed architecture name")?;
+                        fb.code.push(Code {
+                            kind,
+                            arch,
+                            bytes: c.bytes()?,
+                        });
+                    }
                     _ => {}
                 }
             }
@@ -870,14 +929,29 @@ mod tests {
             private_bytes: 0,
             registers: 12,
         };
+        let code = |kind, arch: &str| Code {
+            kind,
+            arch: arch.into(),
+            bytes: arch.as_bytes().to_vec(),
+        };
         let fb = FatBinary {
             sim: vec![k],
-            ptx: Some(b"ptx".to_vec()),
-            cubin: None,
-            hsaco: None,
+            code: vec![
+                code(CodeKind::Cubin, "sm_80"),
+                code(CodeKind::Ptx, "sm_80"),
+                code(CodeKind::Cubin, "sm_90"),
+                code(CodeKind::Hsaco, "gfx942"),
+            ],
         };
         let bytes = fb.encode();
         assert_eq!(FatBinary::decode(&bytes).unwrap().unwrap(), fb);
+        let cubins: Vec<&str> = fb
+            .objects(CodeKind::Cubin)
+            .iter()
+            .map(|c| c.arch.as_str())
+            .collect();
+        assert_eq!(cubins, ["sm_90", "sm_80"]);
+        assert_eq!(fb.archs(), ["sm_80", "sm_90", "gfx942"]);
         assert!(FatBinary::decode(b"\x7fELF").is_none());
         assert!(FatBinary::decode(&bytes[..bytes.len() - 3])
             .unwrap()

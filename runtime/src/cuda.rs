@@ -12,7 +12,7 @@
 //! occupancy calculator. A GPU gives no counters.
 
 use crate::api::Device;
-use crate::bytecode::FatBinary;
+use crate::bytecode::{CodeKind, FatBinary};
 use crate::profile::Launch;
 use libloading::Library;
 use std::ffi::{c_char, c_void, CStr, CString};
@@ -287,29 +287,37 @@ impl Cuda {
         Err(e)
     }
 
-    /// Loads a module from a Tessel container: the cubin, else (or when the driver rejects
-    /// the cubin, as it does one built for another architecture) the PTX.
+    /// Loads a module from a Tessel container: the newest cubin the driver accepts (it
+    /// rejects one built for another architecture), else the newest PTX it can compile.
     fn load_container(&self, fb: &FatBinary) -> Result<P, String> {
-        let cubin_err = match fb.cubin.as_deref() {
-            Some(c) => match self.load_binary(c) {
+        let mut errors = Vec::new();
+        for c in fb.objects(CodeKind::Cubin) {
+            match self.load_binary(&c.bytes) {
                 Ok(m) => return Ok(m),
-                Err(e) => Some(e),
-            },
-            None => None,
-        };
-        match (fb.ptx.as_deref(), cubin_err) {
-            (Some(ptx), None) => self.load_ptx(ptx),
-            (Some(ptx), Some(ce)) => self
-                .load_ptx(ptx)
-                .map_err(|pe| format!("cubin: {ce}; falling back to the PTX: {pe}")),
-            (None, Some(ce)) => Err(format!(
-                "{ce} (the module image has no PTX to fall back on; was it built for {}?)",
-                self.name
-            )),
-            (None, None) => Err(
-                "the module image holds no cubin or PTX (built for AMD or for sim only?)".into(),
-            ),
+                Err(e) => errors.push(format!("cubin for {}: {e}", c.arch)),
+            }
         }
+        for c in fb.objects(CodeKind::Ptx) {
+            match self.load_ptx(&c.bytes) {
+                Ok(m) => return Ok(m),
+                Err(e) => errors.push(format!("PTX for {}: {e}", c.arch)),
+            }
+        }
+        if errors.is_empty() {
+            return Err(format!(
+                "the module image holds no cubin or PTX (built for {}; rebuild with --offload-arch=sm_XX for {})",
+                match fb.archs().as_slice() {
+                    [] => "sim only".to_string(),
+                    a => a.join(", "),
+                },
+                self.name
+            ));
+        }
+        Err(format!(
+            "no code object of the module image runs on {}: {}",
+            self.name,
+            errors.join("; ")
+        ))
     }
 }
 

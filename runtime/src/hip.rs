@@ -10,7 +10,7 @@
 //! ROCm; there [`Hip::open`] reports that the library is absent.
 
 use crate::api::Device;
-use crate::bytecode::FatBinary;
+use crate::bytecode::{CodeKind, FatBinary};
 use crate::cuda::{api, dims, open_library, param_array};
 use crate::profile::Launch;
 use libloading::Library;
@@ -188,23 +188,45 @@ impl Device for Hip {
     }
 
     fn load(&mut self, image: &[u8]) -> Result<usize, String> {
-        let owned;
-        let code: &[u8] = match FatBinary::decode(image) {
+        let objects: Vec<(String, Vec<u8>)> = match FatBinary::decode(image) {
             Some(fb) => {
-                owned = fb?.hsaco.ok_or(
-                    "the module image holds no HSACO (built for NVIDIA or for sim only? \
-                     build with --offload-arch=gfxNNN)",
-                )?;
-                &owned
+                let fb = fb?;
+                let v: Vec<_> = fb
+                    .objects(CodeKind::Hsaco)
+                    .into_iter()
+                    .map(|c| (c.arch.clone(), c.bytes.clone()))
+                    .collect();
+                if v.is_empty() {
+                    return Err(
+                        "the module image holds no HSACO (built for NVIDIA or for sim only? \
+                         build with --offload-arch=gfxNNN)"
+                            .into(),
+                    );
+                }
+                v
             }
-            None => image,
+            None => vec![(String::new(), image.to_vec())],
         };
-        let mut m: P = std::ptr::null_mut();
-        // SAFETY: `code` outlives the call; the runtime copies what it keeps.
-        self.check(
-            unsafe { (self.api.hipModuleLoadData)(&mut m, code.as_ptr() as *const c_void) },
-            "hipModuleLoadData",
-        )?;
+        // The first code object the runtime accepts (it rejects another processor's).
+        let mut errors = Vec::new();
+        let mut loaded = None;
+        for (arch, code) in &objects {
+            let mut m: P = std::ptr::null_mut();
+            // SAFETY: `code` outlives the call; the runtime copies what it keeps.
+            let r = self.check(
+                unsafe { (self.api.hipModuleLoadData)(&mut m, code.as_ptr() as *const c_void) },
+                "hipModuleLoadData",
+            );
+            match r {
+                Ok(()) => {
+                    loaded = Some(m);
+                    break;
+                }
+                Err(e) if arch.is_empty() => errors.push(e),
+                Err(e) => errors.push(format!("HSACO for {arch}: {e}")),
+            }
+        }
+        let m = loaded.ok_or_else(|| errors.join("; "))?;
         self.modules.push(Some(m));
         Ok(self.modules.len() - 1)
     }

@@ -6,6 +6,14 @@
 // RUN: tessel-opt %s --cse --emit-bytecode -o %t.mlirbc
 // RUN: mlir-opt %t.mlirbc | FileCheck %s --check-prefix=BYTECODE
 // RUN: not tessel-opt %s --emit-bytecode --split-input-file 2>&1 | FileCheck %s --check-prefix=SPLIT
+// Passes and pipelines run in command-line order, whatever mix of the two is given.
+// RUN: tessel-opt %s --cse --pass-pipeline='builtin.module(canonicalize)' --symbol-dce --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=ORDER
+// RUN: not tessel-opt %s %s 2>&1 | FileCheck %s --check-prefix=TWO
+// ORDER: Pass Manager with 3 passes:
+// ORDER-NEXT: cse
+// ORDER-NEXT: canonicalize
+// ORDER-NEXT: symbol-dce
+// TWO: error: more than one input file
 
 // GENERIC: "func.func"() <{function_type = (i32) -> i32, sym_name = "twice"}>
 // GENERIC: "arith.addi"(%arg0, %arg0)

@@ -201,7 +201,7 @@ unsafe fn lower_tu(
                     s.rewrite = rewrite_info(f, text, (b + 1, e.saturating_sub(1).max(b + 1)));
                     scops.push(s)
                 }
-                Err(d) => errors.push(d),
+                Err(d) => errors.extend(d),
             }
             continue;
         }
@@ -248,7 +248,7 @@ unsafe fn lower_tu(
                     s.outside_code = outside_code(f, body, r.begin, r.end, &s);
                     scops.push(s)
                 }
-                Err(d) => errors.push(d),
+                Err(d) => errors.extend(d),
             }
         }
     }
@@ -868,7 +868,14 @@ struct Lowerer {
     /// elements of one struct, with the length of their member paths
     /// ([`records::path_depth`], the same for every access, as isl needs).
     record_arrays: HashMap<usize, usize>,
+    /// Errors of statements already skipped: lowering goes on after a statement that
+    /// fails, so that one compile reports every error of a region, as clang does.
+    errors: Vec<Diagnostic>,
 }
+
+/// clang's default `-ferror-limit`: at most this many errors of one region are reported,
+/// then one saying the rest were not looked at.
+const ERROR_LIMIT: usize = 20;
 
 impl Lowerer {
     fn new(func: CXCursor, name: String, loc: Loc, hints: Vec<ShareHint>) -> Self {
@@ -908,6 +915,38 @@ impl Lowerer {
             ctx_loops: Vec::new(),
             ctx: Vec::new(),
             record_arrays: HashMap::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// Lowers one statement of a list; when it fails (and is not a declaration, whose
+    /// variable later statements would miss), records the error, restores the context
+    /// stacks and goes on with the next statement, up to [`ERROR_LIMIT`] errors.
+    unsafe fn stmt_or_record(&mut self, c: CXCursor, out: &mut Vec<Node>) -> Res<()> {
+        let marks = (
+            self.ctx_loops.len(),
+            self.ctx.len(),
+            self.iter_stack.len(),
+            self.pending.len(),
+            self.views.len(),
+            self.values.len(),
+            self.args.len(),
+            self.call_stack.len(),
+        );
+        match self.stmt(c, out) {
+            Err(d) if c.kind != CXCursor_DeclStmt && self.errors.len() < ERROR_LIMIT => {
+                self.errors.push(d);
+                self.ctx_loops.truncate(marks.0);
+                self.ctx.truncate(marks.1);
+                self.iter_stack.truncate(marks.2);
+                self.pending.truncate(marks.3);
+                self.views.truncate(marks.4);
+                self.values.truncate(marks.5);
+                self.args.truncate(marks.6);
+                self.call_stack.truncate(marks.7);
+                Ok(())
+            }
+            r => r,
         }
     }
 
@@ -957,7 +996,22 @@ impl Lowerer {
         )
     }
 
-    fn run(mut self, stmts: &[CXCursor]) -> Res<Scop> {
+    fn run(mut self, stmts: &[CXCursor]) -> Result<Scop, Vec<Diagnostic>> {
+        let r = self.lower(stmts);
+        let mut errors = std::mem::take(&mut self.errors);
+        match r {
+            Err(d) if errors.len() >= ERROR_LIMIT => errors.push(Diagnostic::new(
+                d.loc,
+                "too many errors emitted, stopping now [-ferror-limit=]",
+            )),
+            Err(d) => errors.push(d),
+            Ok(()) if errors.is_empty() => return Ok(self.scop),
+            Ok(()) => {}
+        }
+        Err(errors)
+    }
+
+    fn lower(&mut self, stmts: &[CXCursor]) -> Res<()> {
         unsafe {
             // Assignments anywhere in the function (to recognize constants read in the region).
             if let Some(body) = children(self.func)
@@ -987,7 +1041,7 @@ impl Lowerer {
             // Initializations of assigned parameters (from bind_params) run first.
             let mut body = std::mem::take(&mut self.scop.body);
             for s in stmts {
-                self.stmt(*s, &mut body)?;
+                self.stmt_or_record(*s, &mut body)?;
             }
             self.scop.body = body;
             // Variables of the function declared outside the region, by reference.
@@ -1013,7 +1067,7 @@ impl Lowerer {
                 }
             }
         }
-        Ok(self.scop)
+        Ok(())
     }
 
     /// Records which variables the region writes and which it uses as loop iterators.
@@ -1551,7 +1605,7 @@ impl Lowerer {
         match c.kind {
             CXCursor_CompoundStmt => {
                 for k in children(c) {
-                    self.stmt(k, out)?;
+                    self.stmt_or_record(k, out)?;
                 }
                 Ok(())
             }

@@ -136,7 +136,7 @@ fn measure(
             .collect(),
         cflags,
         opt_level: 3,
-        offload_arch: None,
+        offload_arch: Vec::new(),
         map: map_of(pipeline),
         output: exe.clone(),
         functions: Vec::new(),

@@ -6,30 +6,6 @@ use std::process::ExitCode;
 use tessel::mlir::{module_bytecode, print_module_with, MlirDiag, Session, Severity};
 use tessel::registry;
 
-const USAGE: &str = "\
-OVERVIEW: Tessel modular optimizer driver
-
-USAGE: tessel-opt [options] [input file, or - for standard input]
-
-OPTIONS:
-  -o <file>                      Output file (default: standard output)
-  --pass-pipeline=<pipeline>     A textual pass pipeline, e.g. 'builtin.module(func.func(cse))'
-  --<pass>[=<options>]           Add one pass (any name --list-passes shows); options as 'k=v k2=v2'
-  --split-input-file             Split the input at '// -----' lines and process each part alone
-  --verify-diagnostics           Check that the diagnostics match the expected-error/-warning/-note/-remark annotations
-  --mlir-print-ir-after-all      Print the IR after every pass (to standard error)
-  --mlir-print-ir-after=<pass>   Print the IR after each run of <pass>
-  --mlir-print-ir-before-all     Print the IR before every pass (to standard error)
-  --mlir-print-op-generic        Print operations in the generic form
-  --mlir-print-debuginfo         Print the source locations (loc(...)) of operations
-  --mlir-timing                  Report the time each pass took (to standard error)
-  --dump-pass-pipeline           Print the pass pipeline that will run (to standard error)
-  --emit-bytecode                Write MLIR bytecode instead of text
-  --allow-unregistered-dialect   Accept operations of unknown dialects
-  --list-passes                  List every pass and pipeline with a summary
-  --help, --version
-";
-
 struct Opts {
     input: String,
     output: String,
@@ -195,157 +171,208 @@ fn flatten(
     Ok(())
 }
 
+/// The command line: mlir-opt's options, and one hidden `--NAME[=OPTIONS]` flag per
+/// pass and pipeline (Tessel's and upstream), whose order on the command line is the
+/// order they run in.
+fn command(passes: &[String]) -> clap::Command {
+    use clap::{Arg, ArgAction};
+    let flag = |name: &'static str, help: &'static str| {
+        Arg::new(name)
+            .long(name)
+            .action(ArgAction::SetTrue)
+            .help(help)
+    };
+    let mut tessel = String::from("Tessel passes (--list-passes shows every upstream pass too):\n");
+    for p in registry::PASSES {
+        let opts: Vec<String> = p
+            .options
+            .iter()
+            .map(|o| format!("{}={}", o.name, o.default))
+            .collect();
+        tessel += &format!(
+            "  --{}{{{}}}\n      {}\n",
+            p.name,
+            opts.join(" "),
+            p.summary
+        );
+    }
+    let mut cmd = clap::Command::new("tessel-opt")
+        .version(concat!(env!("CARGO_PKG_VERSION"), " (MLIR 22)"))
+        .about("Tessel modular optimizer driver: reads MLIR, runs passes (Tessel's and every upstream MLIR pass), prints the result")
+        .override_usage("tessel-opt [options] [input file, or - for standard input]")
+        .after_help(tessel)
+        .arg(Arg::new("input").value_name("FILE").default_value("-"))
+        .arg(
+            Arg::new("output")
+                .short('o')
+                .value_name("FILE")
+                .default_value("-")
+                .help("Output file (default: standard output)"),
+        )
+        .arg(
+            Arg::new("pass-pipeline")
+                .long("pass-pipeline")
+                .value_name("PIPELINE")
+                .action(ArgAction::Append)
+                .help("A textual pass pipeline, e.g. 'builtin.module(func.func(cse))'; --<pass>[=<options>] adds one pass (options as 'k=v k2=v2')"),
+        )
+        .arg(flag("split-input-file", "Split the input at '// -----' lines and process each part alone"))
+        .arg(flag("verify-diagnostics", "Check that the diagnostics match the expected-error/-warning/-note/-remark annotations"))
+        .arg(flag("mlir-print-ir-after-all", "Print the IR after every pass (to standard error)"))
+        .arg(
+            Arg::new("mlir-print-ir-after")
+                .long("mlir-print-ir-after")
+                .value_name("PASS")
+                .action(ArgAction::Append)
+                .help("Print the IR after each run of PASS"),
+        )
+        .arg(flag("mlir-print-ir-before-all", "Print the IR before every pass (to standard error)"))
+        .arg(flag("mlir-print-op-generic", "Print operations in the generic form"))
+        .arg(flag("mlir-print-debuginfo", "Print the source locations (loc(...)) of operations"))
+        .arg(flag("mlir-timing", "Report the time each pass took (to standard error)"))
+        .arg(flag("dump-pass-pipeline", "Print the pass pipeline that will run (to standard error)"))
+        .arg(flag("emit-bytecode", "Write MLIR bytecode instead of text"))
+        .arg(flag("allow-unregistered-dialect", "Accept operations of unknown dialects"))
+        .arg(flag("list-passes", "List every pass and pipeline with a summary"));
+    for name in passes {
+        cmd = cmd.arg(
+            Arg::new(format!("pass:{name}"))
+                .long(name.clone())
+                .num_args(0..=1)
+                .require_equals(true)
+                .default_missing_value("")
+                .action(ArgAction::Append)
+                .hide(true),
+        );
+    }
+    cmd
+}
+
+/// Every pass and pipeline with its options and an example (`--list-passes`).
+fn list_passes() -> String {
+    let mut s = String::from("Tessel passes and pipelines:\n");
+    for p in registry::PASSES {
+        s += &format!("  --{:<40} {}\n", p.name, p.summary);
+        for opt in p.options {
+            s += &format!(
+                "      {}={:<28} {}\n",
+                opt.name,
+                format!("<{}>", opt.default),
+                opt.help
+            );
+        }
+        s += &format!("      example: {}\n", p.example);
+    }
+    s += "Upstream MLIR passes and pipelines:\n";
+    for (n, sum) in registry::upstream() {
+        s += &format!("  --{n:<40} {sum}\n");
+    }
+    s
+}
+
+/// One pass named on the command line, anchored on the first op kind it accepts.
+fn anchored_pass(session: &Session, name: &str, value: &str) -> Result<String, String> {
+    let text = match value.trim_matches('"') {
+        "" => name.to_string(),
+        v => format!("{name}{{{v}}}"),
+    };
+    let text = registry::expand_pipeline(&text).map_err(|e| format!("error: {e}"))?;
+    let mut first_err = String::new();
+    for wrap in [
+        "{}",
+        "func.func({})",
+        "gpu.module({})",
+        "gpu.module(gpu.func({}))",
+    ] {
+        let t = wrap.replace("{}", &text);
+        match session.check_pipeline(&format!("builtin.module({t})")) {
+            Ok(()) => return Ok(t),
+            Err(e) if first_err.is_empty() => first_err = e,
+            Err(_) => {}
+        }
+    }
+    Err(format!("error: invalid pass '{name}': {first_err}"))
+}
+
+/// Reads the command line with clap; `Err` carries the text to print and the exit code
+/// (0 for `--help`, `--version` and `--list-passes`).
 fn parse_args(session: &Session) -> Result<Opts, (String, u8)> {
+    let passes = all_pass_names();
+    let m = match command(&passes).try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            use clap::error::{ContextKind, ContextValue, ErrorKind};
+            if e.kind() == ErrorKind::UnknownArgument {
+                if let Some(ContextValue::String(a)) = e.get(ContextKind::InvalidArg) {
+                    let a = a.split('=').next().unwrap_or(a);
+                    return Err(match a.strip_prefix("--") {
+                        Some(name) => (unknown_pass(name), 1),
+                        None if a.starts_with('-') => (
+                            format!("error: unknown option '{a}' (--help lists them)"),
+                            1,
+                        ),
+                        None => (format!("error: more than one input file ('{a}')"), 1),
+                    });
+                }
+            }
+            let code = if e.use_stderr() { 1 } else { 0 };
+            return Err((e.render().to_string(), code));
+        }
+    };
+    if m.get_flag("list-passes") {
+        return Err((list_passes(), 0));
+    }
+    let set = |k: &str| m.get_flag(k);
     let mut o = Opts {
-        input: "-".into(),
-        output: "-".into(),
-        split: false,
-        verify_diags: false,
-        print_after_all: false,
-        print_after: Vec::new(),
-        print_before_all: false,
-        print: Default::default(),
-        timing: false,
-        dump_pipeline: false,
-        bytecode: false,
-        allow_unregistered: false,
+        input: m.get_one::<String>("input").cloned().unwrap_or("-".into()),
+        output: m.get_one::<String>("output").cloned().unwrap_or("-".into()),
+        split: set("split-input-file"),
+        verify_diags: set("verify-diagnostics"),
+        print_after_all: set("mlir-print-ir-after-all"),
+        print_after: m
+            .get_many::<String>("mlir-print-ir-after")
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default(),
+        print_before_all: set("mlir-print-ir-before-all"),
+        print: tessel::mlir::PrintOptions {
+            generic: set("mlir-print-op-generic"),
+            debug_info: set("mlir-print-debuginfo"),
+        },
+        timing: set("mlir-timing"),
+        dump_pipeline: set("dump-pass-pipeline"),
+        bytecode: set("emit-bytecode"),
+        allow_unregistered: set("allow-unregistered-dialect"),
         elements: Vec::new(),
     };
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut it = args.into_iter().peekable();
-    let mut have_input = false;
-    while let Some(a) = it.next() {
-        let (flag, value) = match a.split_once('=') {
-            Some((f, v)) if a.starts_with("--") => (f.to_string(), Some(v.to_string())),
-            _ => (a.clone(), None),
-        };
-        let take = |v: Option<String>,
-                    it: &mut std::iter::Peekable<std::vec::IntoIter<String>>|
-         -> Result<String, (String, u8)> {
-            v.or_else(|| it.next())
-                .ok_or_else(|| (format!("error: option '{flag}' needs a value"), 1))
-        };
-        match flag.as_str() {
-            "-h" | "--help" => {
-                let mut h = String::from(USAGE);
-                h += "\nTESSEL PASSES (--list-passes shows every upstream pass too):\n";
-                for p in registry::PASSES {
-                    let opts: Vec<String> = p
-                        .options
-                        .iter()
-                        .map(|o| format!("{}={}", o.name, o.default))
-                        .collect();
-                    h += &format!(
-                        "  --{}{{{}}}\n      {}\n",
-                        p.name,
-                        opts.join(" "),
-                        p.summary
-                    );
-                }
-                return Err((h, 0));
+    // Passes and pipelines in command-line order.
+    let mut given: Vec<(usize, Option<&str>, &String)> = Vec::new();
+    let ids = std::iter::once(("pass-pipeline".to_string(), None)).chain(
+        passes
+            .iter()
+            .map(|n| (format!("pass:{n}"), Some(n.as_str()))),
+    );
+    for (id, pass) in ids {
+        if let (Some(i), Some(v)) = (m.indices_of(&id), m.get_many::<String>(&id)) {
+            given.extend(i.zip(v).map(|(i, v)| (i, pass, v)));
+        }
+    }
+    given.sort_by_key(|g| g.0);
+    for (_, pass, value) in given {
+        match pass {
+            Some(name) => {
+                let t = anchored_pass(session, name, value).map_err(|e| (e, 1))?;
+                o.elements.push((t, name.to_string()));
             }
-            "--version" => {
-                return Err((
-                    format!("tessel-opt {} (MLIR 22)", env!("CARGO_PKG_VERSION")),
-                    0,
-                ))
-            }
-            "--list-passes" => {
-                let mut s = String::from("Tessel passes and pipelines:\n");
-                for p in registry::PASSES {
-                    s += &format!("  --{:<40} {}\n", p.name, p.summary);
-                    for opt in p.options {
-                        s += &format!(
-                            "      {}={:<28} {}\n",
-                            opt.name,
-                            format!("<{}>", opt.default),
-                            opt.help
-                        );
-                    }
-                    s += &format!("      example: {}\n", p.example);
-                }
-                s += "Upstream MLIR passes and pipelines:\n";
-                for (n, sum) in registry::upstream() {
-                    s += &format!("  --{n:<40} {sum}\n");
-                }
-                return Err((s, 0));
-            }
-            "-o" => o.output = take(value, &mut it)?,
-            "--split-input-file" => o.split = true,
-            "--verify-diagnostics" => o.verify_diags = true,
-            "--mlir-print-ir-after-all" => o.print_after_all = true,
-            "--mlir-print-ir-after" => o.print_after.push(take(value, &mut it)?),
-            "--mlir-print-ir-before-all" => o.print_before_all = true,
-            "--mlir-print-op-generic" => o.print.generic = true,
-            "--mlir-print-debuginfo" => o.print.debug_info = true,
-            "--mlir-timing" => o.timing = true,
-            "--dump-pass-pipeline" => o.dump_pipeline = true,
-            "--emit-bytecode" => o.bytecode = true,
-            "--allow-unregistered-dialect" => o.allow_unregistered = true,
-            "--pass-pipeline" => {
-                let p = take(value, &mut it)?;
+            None => {
                 let mut i = 0;
-                let elems = parse_elems(&p, &mut i).map_err(|e| (format!("error: {e}"), 1))?;
-                if i != p.len() {
+                let elems = parse_elems(value, &mut i).map_err(|e| (format!("error: {e}"), 1))?;
+                if i != value.len() {
                     return Err((
                         format!("error: unexpected ')' at offset {i} in pass pipeline"),
                         1,
                     ));
                 }
                 flatten(&elems, &|s| s, &mut o.elements).map_err(|e| (e, 1))?;
-            }
-            f if f.starts_with("--") => {
-                let name = &f[2..];
-                if !is_known_pass(name) {
-                    return Err((unknown_pass(name), 1));
-                }
-                let opts = value.map(|v| v.trim_matches('"').to_string());
-                let text = match &opts {
-                    Some(v) => format!("{name}{{{v}}}"),
-                    None => name.to_string(),
-                };
-                let text =
-                    registry::expand_pipeline(&text).map_err(|e| (format!("error: {e}"), 1))?;
-                // Anchor the pass on the first op kind it accepts.
-                let mut anchored = None;
-                let mut first_err = String::new();
-                for wrap in [
-                    "{}",
-                    "func.func({})",
-                    "gpu.module({})",
-                    "gpu.module(gpu.func({}))",
-                ] {
-                    let t = wrap.replace("{}", &text);
-                    match session.check_pipeline(&format!("builtin.module({t})")) {
-                        Ok(()) => {
-                            anchored = Some(t);
-                            break;
-                        }
-                        Err(e) if first_err.is_empty() => first_err = e,
-                        Err(_) => {}
-                    }
-                }
-                match anchored {
-                    Some(t) => o.elements.push((t, name.to_string())),
-                    None => return Err((format!("error: invalid pass '{name}': {first_err}"), 1)),
-                }
-            }
-            "-" if !have_input => {
-                o.input = "-".into();
-                have_input = true;
-            }
-            f if f.starts_with('-') && f.len() > 1 => {
-                return Err((format!("error: unknown option '{f}'\n{USAGE}"), 1))
-            }
-            _ if !have_input => {
-                o.input = a.clone();
-                have_input = true;
-            }
-            _ => {
-                return Err((
-                    format!("error: more than one input file ('{}' and '{a}')", o.input),
-                    1,
-                ))
             }
         }
     }

@@ -69,7 +69,11 @@ fn main() -> ExitCode {
             args.entry
         ));
     }
-    let obj = match tessel::pipeline::object_from_mlir(&text, &args.offload_arch, 3) {
+    let obj = match tessel::pipeline::object_from_mlir(
+        &text,
+        std::slice::from_ref(&args.offload_arch),
+        3,
+    ) {
         Ok(o) => o,
         Err(f) => {
             for d in f.0 {

@@ -16,7 +16,7 @@ use tessel::pipeline::{compile, CompileOptions, Emit};
     name = "tesselc",
     version,
     about = "Compile C loop nests (#pragma scop regions or whole functions) to GPU kernels",
-    after_help = "clang's options, passed to the C parser in command-line order:\n  -D NAME[=VALUE]  -U NAME  -I DIR  -isystem DIR  -include FILE  -std=STD\n  -W... (-Wall, -Werror, -Wno-...)  -w  -pedantic  -Xclang ARG  -f[no-]color-diagnostics\n  -fsyntax-only    check the C and its static control parts, write nothing\n  -E               preprocess only (clang -E with the same options)\n  -MD, -MMD, -MF FILE, -MT T, -MQ T, -MP   also write a dependency file, as clang\n\nExamples:\n  tesselc gemm.c -DSMALL_DATASET -o gemm && ./gemm      (runs on a GPU, else on sim)\n  tesselc -c gemm.c -o gemm.o                           (links in place of the C version)\n  tesselc gemm.c --emit=ptx -o gemm.ptx\n  tesselc gemm.c -DSMALL_DATASET --offload-arch=gfx942 --emit=hsaco -o gemm.hsaco\n  tesselc kernels.c --function kernel_gemm --emit=mlir"
+    after_help = "clang's options, passed to the C parser in command-line order:\n  -D NAME[=VALUE]  -U NAME  -I DIR  -isystem DIR  -include FILE  -std=STD\n  -W... (-Wall, -Werror, -Wno-...)  -w  -pedantic  -Xclang ARG  -f[no-]color-diagnostics\n  -fsyntax-only    check the C and its static control parts, write nothing\n  -###             print the commands (ptxas, clang, the link) without running them\n  -E               preprocess only (clang -E with the same options)\n  -MD, -MMD, -MF FILE, -MT T, -MQ T, -MP   also write a dependency file, as clang\n\nExamples:\n  tesselc gemm.c -DSMALL_DATASET -o gemm && ./gemm      (runs on a GPU, else on sim)\n  tesselc -c gemm.c -o gemm.o                           (links in place of the C version)\n  tesselc gemm.c --emit=ptx -o gemm.ptx\n  tesselc gemm.c -DSMALL_DATASET --offload-arch=gfx942 --emit=hsaco -o gemm.hsaco\n  tesselc kernels.c --function kernel_gemm --emit=mlir"
 )]
 struct Args {
     /// C source files (and, for programs, objects or libraries to link).
@@ -25,6 +25,10 @@ struct Args {
     /// Compile to an object whose C functions run their SCoPs on the device (same as --emit=obj).
     #[arg(short = 'c')]
     compile_only: bool,
+    /// Compile to the kernels' assembly: PTX for sm_XX, AMDGCN for gfxNNN (default
+    /// output INPUT-STEM.s).
+    #[arg(short = 'S', conflicts_with_all = ["compile_only", "emit"])]
+    assembly: bool,
     /// Compile this whole function instead of '#pragma scop' regions (repeatable).
     #[arg(long = "function", value_name = "NAME")]
     function: Vec<String>,
@@ -32,8 +36,10 @@ struct Args {
     #[arg(short = 'O', value_name = "LEVEL", default_value = "3", value_parser = clap::value_parser!(u8).range(0..=3))]
     opt: u8,
     /// Target GPU: sm_XX (NVIDIA) or gfxNNN (AMD); default sm_90, or gfx942 for amdgcn/hsaco.
-    #[arg(long = "offload-arch", value_name = "ARCH")]
-    offload_arch: Option<String>,
+    /// Repeatable (or comma-separated) for objects and programs: one code object per
+    /// architecture, the one for the GPU present picked at run time.
+    #[arg(long = "offload-arch", value_name = "ARCH", value_delimiter = ',')]
+    offload_arch: Vec<String>,
     /// Produce one form instead of a program: mlir (affine), gpu (mapped), llvm (host IR),
     /// ptx, cubin, amdgcn, hsaco, emulated (launches as CPU loops), obj (as -c).
     #[arg(long = "emit", value_name = "KIND",
@@ -42,7 +48,8 @@ struct Args {
     /// Output file ('-' for standard output; default: a.out for programs, standard output for text, INPUT-STEM.cubin/.hsaco/.o for binaries).
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<String>,
-    /// Print what each stage does (repeat for more detail).
+    /// Print what each stage decides and the commands it runs (repeat for more detail);
+    /// -### prints the commands without running them.
     #[arg(short = 'v', action = clap::ArgAction::Count)]
     verbose: u8,
 }
@@ -75,6 +82,13 @@ fn main() -> ExitCode {
         .with_target(false)
         .without_time()
         .init();
+    tessel::subcommand::set_mode(if clang.show_only {
+        tessel::subcommand::Mode::ShowOnly
+    } else if args.verbose > 0 {
+        tessel::subcommand::Mode::Show
+    } else {
+        tessel::subcommand::Mode::Run
+    });
     let cflags = clang.args;
     let color = match cflags
         .iter()
@@ -92,7 +106,12 @@ fn main() -> ExitCode {
         return preprocess(&args, &cflags);
     }
     let deps = clang.deps;
+    let assembly = args.assembly.then(|| match args.offload_arch.first() {
+        Some(a) if a.starts_with("gfx") => Emit::Amdgcn,
+        _ => Emit::Ptx,
+    });
     let emit = match (&args.emit, args.compile_only) {
+        _ if let Some(e) = assembly => e,
         (Some(e), false) => Emit::parse(e).expect("clap restricts --emit to the known kinds"),
         (Some(e), true) if e == "obj" => Emit::Object,
         (Some(e), true) => {
@@ -126,15 +145,16 @@ fn main() -> ExitCode {
         emit,
         map: Default::default(),
     };
+    let stem = || {
+        std::path::Path::new(&input)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or("out".into())
+    };
     let path = match &args.output {
         Some(p) => p.clone(),
-        None if emit.is_binary() => {
-            let stem = std::path::Path::new(&input)
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or("out".into());
-            format!("{stem}.{}", emit.extension())
-        }
+        None if args.assembly => format!("{}.s", stem()),
+        None if emit.is_binary() => format!("{}.{}", stem(), emit.extension()),
         None => "-".into(),
     };
     let started = std::time::Instant::now();
@@ -153,6 +173,9 @@ fn main() -> ExitCode {
         bytes = out.len(),
         "compiled"
     );
+    if tessel::subcommand::show_only() {
+        return ExitCode::SUCCESS;
+    }
     if path == "-" {
         let _ = std::io::stdout().write_all(&out);
     } else if let Err(e) = tessel::output::write(std::path::Path::new(&path), &out, false) {
@@ -243,6 +266,8 @@ fn report<D: std::fmt::Display>(diags: Vec<D>) {
 struct ClangOptions {
     args: Vec<String>,
     syntax_only: bool,
+    /// `-###`: print the commands, run none.
+    show_only: bool,
     /// `-E`: preprocess only.
     preprocess: bool,
     deps: Option<DepOptions>,
@@ -297,6 +322,8 @@ fn take_clang_options(raw: Vec<String>) -> Result<(Vec<String>, ClangOptions), S
             clang.syntax_only = true;
         } else if a == "-E" {
             clang.preprocess = true;
+        } else if a == "-###" {
+            clang.show_only = true;
         } else if let Some(dep) = a.strip_prefix("-M").filter(|d| {
             ["D", "MD", "P"].contains(d) || ["F", "T", "Q"].iter().any(|k| d.starts_with(k))
         }) {
@@ -336,11 +363,13 @@ fn take_clang_options(raw: Vec<String>) -> Result<(Vec<String>, ClangOptions), S
 fn preprocess(args: &Args, cflags: &[String]) -> ExitCode {
     let mut text = Vec::new();
     for input in &args.inputs {
-        let out = std::process::Command::new(tessel::program::clang())
-            .args(["-E", "-xc"])
-            .args(cflags)
-            .arg(input)
-            .output();
+        let out = tessel::subcommand::output(
+            std::process::Command::new(tessel::program::clang())
+                .args(["-E", "-xc"])
+                .args(cflags)
+                .arg(input),
+            "clang",
+        );
         match out {
             Ok(o) if o.status.success() => {
                 eprint!("{}", String::from_utf8_lossy(&o.stderr));
@@ -354,10 +383,13 @@ fn preprocess(args: &Args, cflags: &[String]) -> ExitCode {
                 return ExitCode::from(1);
             }
             Err(e) => {
-                eprintln!("error: cannot run clang: {e}");
+                eprintln!("error: {e}");
                 return ExitCode::from(1);
             }
         }
+    }
+    if tessel::subcommand::show_only() {
+        return ExitCode::SUCCESS;
     }
     match args.output.as_deref() {
         None | Some("-") => {
@@ -416,6 +448,7 @@ fn build_program(args: &Args, cflags: Vec<String>, deps: Option<&DepOptions>) ->
         functions: args.function.clone(),
     };
     match tessel::program::build_program(&p) {
+        Ok(()) if tessel::subcommand::show_only() => ExitCode::SUCCESS,
         Ok(()) => write_depfile(deps, &p.output.to_string_lossy(), &args.inputs, &p.cflags),
         Err(f) => {
             report(f.0);
