@@ -4,7 +4,7 @@
 #   add_executable(app main.c)
 #   tessel_compile_kernels(app
 #     SOURCES gemm.c jacobi2d.c
-#     OFFLOAD_ARCH sm_90
+#     OFFLOAD_ARCH sm_80 sm_90
 #     FLAGS -DSMALL_DATASET)
 #
 # Variables (all may be preset with -D or set() before find_package):
@@ -40,7 +40,7 @@ endif()
 
 # tessel_compile_kernels(<target>
 #     SOURCES <file.c>...
-#     OFFLOAD_ARCH <arch>
+#     OFFLOAD_ARCH <arch>...
 #     [FLAGS <tesselc flag>...]
 #     [OUTPUT_DIR <dir>])
 #
@@ -49,7 +49,7 @@ endif()
 #
 # For every source file it adds a build-time custom command
 #
-#   tesselc -c <source> --offload-arch=<arch> [-O0 in Debug builds]
+#   tesselc -c <source> --offload-arch=<arch>... [-O0 -g in Debug builds]
 #           [-I/-D of <target>'s INCLUDE_DIRECTORIES and COMPILE_DEFINITIONS]
 #           [FLAGS...] -MD -MF <OUTPUT_DIR>/<name>.o.d -o <OUTPUT_DIR>/<name>.o
 #
@@ -65,8 +65,9 @@ endif()
 # TESSEL_RUNTIME_LIBRARY is linked when known.
 #
 #   SOURCES       C files, relative to the current source directory or absolute
-#   OFFLOAD_ARCH  the GPU target: sm_NN[a] (NVIDIA) or gfxNNN (AMD); one per
-#                 object (the sim form is always embedded)
+#   OFFLOAD_ARCH  the GPU targets: sm_NN[a] (NVIDIA) or gfxNNN (AMD); every object
+#                 carries a code object per architecture, and the runtime picks
+#                 the one the GPU present runs (the sim form is always embedded)
 #   FLAGS         extra tesselc arguments (clang's -I/-D/-std=/-W..., tesselc's own);
 #                 relative paths resolve against the current source directory
 #   OUTPUT_DIR    where the objects go; default
@@ -91,11 +92,6 @@ function(tessel_compile_kernels target)
       "set TESSELC_EXECUTABLE")
   endif()
 
-  list(LENGTH ARG_OFFLOAD_ARCH n_arch)
-  if(n_arch GREATER 1)
-    message(FATAL_ERROR "tessel_compile_kernels(${target}): one OFFLOAD_ARCH per "
-      "target (got ${ARG_OFFLOAD_ARCH})")
-  endif()
   set(arch_flags)
   foreach(arch IN LISTS ARG_OFFLOAD_ARCH)
     if(NOT arch MATCHES "^(sm_[0-9]+[af]?|gfx[0-9][0-9a-z]*)$")
@@ -123,7 +119,7 @@ function(tessel_compile_kernels target)
       OUTPUT "${obj}"
       COMMAND "${CMAKE_COMMAND}" -E make_directory "${ARG_OUTPUT_DIR}"
       COMMAND "${TESSELC_EXECUTABLE}" -c "${src_abs}" ${arch_flags}
-        "$<$<CONFIG:Debug>:-O0>"
+        "$<$<CONFIG:Debug>:-O0;-g>"
         "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
         "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
         ${ARG_FLAGS} -MD -MF "${obj}.d" -o "${obj}"

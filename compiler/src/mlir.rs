@@ -458,6 +458,57 @@ extern "C" {
     );
 }
 
+/// Gives every operation that still has a location in the generated text `buffer`
+/// (loops, launches, index arithmetic: what the code generator prints without a C
+/// statement of its own) the C location of the nearest enclosing operation that has
+/// one, or, where none encloses it, the first C location inside it. Line tables and
+/// diagnostics then name only C lines.
+pub fn inherit_locations(m: &Module<'_>, buffer: &str) {
+    unsafe fn c_loc(op: MlirOperation, buffer: &str) -> Option<MlirLocation> {
+        let loc = mlirOperationGetLocation(op);
+        (mlirLocationIsAFileLineColRange(loc)
+            && from_string_ref(mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(
+                loc,
+            ))) != buffer)
+            .then_some(loc)
+    }
+    unsafe fn children(op: MlirOperation) -> Vec<MlirOperation> {
+        let mut v = Vec::new();
+        for r in 0..mlirOperationGetNumRegions(op) {
+            let mut block = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+            while !block.ptr.is_null() {
+                let mut o = mlirBlockGetFirstOperation(block);
+                while !o.ptr.is_null() {
+                    v.push(o);
+                    o = mlirOperationGetNextInBlock(o);
+                }
+                block = mlirBlockGetNextInRegion(block);
+            }
+        }
+        v
+    }
+    unsafe fn first(op: MlirOperation, buffer: &str) -> Option<MlirLocation> {
+        c_loc(op, buffer).or_else(|| children(op).into_iter().find_map(|c| first(c, buffer)))
+    }
+    unsafe fn fix(op: MlirOperation, inherited: Option<MlirLocation>, buffer: &str) {
+        let here = match c_loc(op, buffer) {
+            Some(l) => Some(l),
+            None => {
+                let l = inherited.or_else(|| first(op, buffer));
+                if let Some(l) = l {
+                    mlirOperationSetLocation(op, l);
+                }
+                l
+            }
+        };
+        for c in children(op) {
+            fix(c, here, buffer);
+        }
+    }
+    // SAFETY: walks operations of a live module; locations are uniqued in its context.
+    unsafe { fix(m.as_operation().to_raw(), None, buffer) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::line_col;

@@ -73,6 +73,19 @@ pub struct CompileOptions {
     pub offload_arch: Vec<String>,
     pub emit: Emit,
     pub map: gpu::MapOptions,
+    /// `-g`: line tables in the kernels (PTX `.loc`, cubin line info, HSACO) and the
+    /// host object, from the C locations of the operations.
+    pub debug: bool,
+}
+
+/// Whether clang's options ask for debug information: the last of `-g`, `-gN`,
+/// `-gline-tables-only` and `-g0` wins.
+pub fn wants_debug(cflags: &[String]) -> bool {
+    cflags
+        .iter()
+        .rev()
+        .find(|a| a.starts_with("-g") && !a.starts_with("-gcc"))
+        .is_some_and(|a| a != "-g0")
 }
 
 /// A failed compilation: diagnostics already formatted (`file:line:col: error: ...`).
@@ -288,6 +301,7 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
         let m = session
             .parse(&text, "affine")
             .map_err(|d| internal("affine form", &text, d))?;
+        mlir::inherit_locations(&m, "affine");
         session
             .verify(&m)
             .map_err(|d| internal("affine form", &text, d))?;
@@ -316,6 +330,7 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
     let mut m = session
         .parse(&text, "gpu")
         .map_err(|d| internal("gpu form", &text, d))?;
+    mlir::inherit_locations(&m, "gpu");
     session
         .verify(&m)
         .map_err(|d| internal("gpu form", &text, d))?;
@@ -324,9 +339,9 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
     }
     if opts.emit == Emit::Object {
         let _s = tracing::info_span!("lowering", archs = %archs.join(",")).entered();
-        return object(&session, &mut m, &text, &archs, opts.opt_level);
+        return object(&session, &mut m, &text, &archs, opts.opt_level, opts.debug);
     }
-    let (lowering, pipeline) = lowering_pipeline(&arch, opts.opt_level)?;
+    let (lowering, pipeline) = lowering_pipeline(&arch, opts.opt_level, opts.debug)?;
     let _s = tracing::info_span!("lowering", pipeline = lowering).entered();
     subcommand::in_process(&format!("lowering for {arch}: {pipeline}"));
     session
@@ -343,7 +358,7 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
             .map(String::into_bytes)
             .or_else(fail),
         Emit::Ptx | Emit::Amdgcn => Ok(object),
-        Emit::Cubin => ptxas(&object, &arch, opts.opt_level),
+        Emit::Cubin => ptxas(&object, &arch, opts.opt_level, opts.debug),
         Emit::Hsaco => hsaco(&object, &arch),
         Emit::Mlir | Emit::Gpu | Emit::Emulated | Emit::Object => unreachable!("returned above"),
     }
@@ -351,15 +366,18 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
 
 /// The lowering pipeline for `arch` (NVVM or ROCDL, emitting PTX or AMDGCN text) and
 /// its name.
-fn lowering_pipeline(arch: &str, opt: u8) -> Result<(&'static str, String), Failure> {
+fn lowering_pipeline(arch: &str, opt: u8, debug: bool) -> Result<(&'static str, String), Failure> {
     let lowering = if arch.starts_with("sm_") {
         "tessel-gpu-to-nvvm"
     } else {
         "tessel-gpu-to-rocdl"
     };
     let info = registry::find(lowering).expect("both lowering pipelines are registered");
-    let pipeline = registry::expand(info, &format!("chip={arch} opt-level={opt} format=isa"))
-        .map_err(|e| Failure(vec![format!("error: {e}")]))?;
+    let pipeline = registry::expand(
+        info,
+        &format!("chip={arch} opt-level={opt} format=isa debug={debug}"),
+    )
+    .map_err(|e| Failure(vec![format!("error: {e}")]))?;
     Ok((lowering, pipeline))
 }
 
@@ -375,6 +393,7 @@ fn object<'a>(
     text: &str,
     archs: &[String],
     opt: u8,
+    debug: bool,
 ) -> Result<Vec<u8>, Failure> {
     session
         .run_pipeline(m, registry::DEVICE_PREP)
@@ -386,7 +405,7 @@ fn object<'a>(
     let mut code: Vec<(String, Code)> = Vec::new();
     let mut registers: Option<std::collections::HashMap<String, u32>> = None;
     for (i, arch) in archs.iter().enumerate() {
-        let (lowering, pipeline) = lowering_pipeline(arch, opt)?;
+        let (lowering, pipeline) = lowering_pipeline(arch, opt, debug)?;
         subcommand::in_process(&format!("lowering for {arch}: {pipeline}"));
         let rest = pipeline
             .strip_prefix(registry::DEVICE_PREP)
@@ -422,7 +441,7 @@ fn object<'a>(
             };
             if arch.starts_with("sm_") {
                 if ptxas_path().is_some() {
-                    let (cubin, regs) = ptxas_verbose(&object, arch, opt)?;
+                    let (cubin, regs) = ptxas_verbose(&object, arch, opt, debug)?;
                     registers.get_or_insert(regs);
                     push(CodeKind::Cubin, cubin);
                 }
@@ -480,7 +499,7 @@ pub fn object_from_mlir(text: &str, archs: &[String], opt: u8) -> Result<Vec<u8>
     };
     let mut m = session.parse(text, "input").map_err(located)?;
     session.verify(&m).map_err(located)?;
-    object(&session, &mut m, text, &archs, opt)
+    object(&session, &mut m, text, &archs, opt, false)
 }
 
 /// Runs ptxas with `-v`: the cubin and the registers each kernel uses.
@@ -488,6 +507,7 @@ fn ptxas_verbose(
     ptx: &[u8],
     arch: &str,
     opt: u8,
+    debug: bool,
 ) -> Result<(Vec<u8>, std::collections::HashMap<String, u32>), Failure> {
     let Some(ptxas) = ptxas_path() else {
         return fail("ptxas not found");
@@ -500,6 +520,7 @@ fn ptxas_verbose(
     cmd.arg(format!("-arch={arch}"))
         .arg(format!("-O{}", opt.min(3)))
         .arg("-v")
+        .args(debug.then_some("-lineinfo"))
         .arg(&src)
         .arg("-o")
         .arg(&dst);
@@ -544,7 +565,7 @@ fn run_tool(cmd: &mut Command, what: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-fn ptxas(ptx: &[u8], arch: &str, opt: u8) -> Result<Vec<u8>, Failure> {
+fn ptxas(ptx: &[u8], arch: &str, opt: u8, debug: bool) -> Result<Vec<u8>, Failure> {
     let Some(ptxas) = ptxas_path() else {
         return fail("ptxas not found: run tools/setup.sh (installs the PyPI wheel nvidia-cuda-nvcc-cu12) or set TESSEL_PTXAS");
     };
@@ -556,6 +577,7 @@ fn ptxas(ptx: &[u8], arch: &str, opt: u8) -> Result<Vec<u8>, Failure> {
         Command::new(ptxas)
             .arg(format!("-arch={arch}"))
             .arg(format!("-O{}", opt.min(3)))
+            .args(debug.then_some("-lineinfo"))
             .arg(&src)
             .arg("-o")
             .arg(&dst),

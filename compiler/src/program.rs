@@ -223,6 +223,7 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
                 opt_level: p.opt_level,
                 offload_arch: p.offload_arch.clone(),
                 emit: Emit::Object,
+                debug: crate::pipeline::wants_debug(&p.cflags),
                 map: crate::codegen::gpu::MapOptions {
                     entry_suffix: ENTRY_SUFFIX,
                     ..p.map

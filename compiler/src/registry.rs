@@ -91,6 +91,16 @@ pub fn rocm_toolkit() -> Option<String> {
 pub const DEVICE_PREP: &str =
     "gpu-kernel-outlining, func.func(gpu-async-region), lower-affine, convert-scf-to-cf";
 
+/// With `debug=true` (`-g`): line tables for the kernels and the host code from the
+/// operations' source locations.
+fn line_tables(opt: &dyn Fn(&str) -> String) -> &'static str {
+    if opt("debug") == "true" {
+        "ensure-debug-info-scope-on-llvm-func{emission-kind=DebugDirectivesOnly}, "
+    } else {
+        ""
+    }
+}
+
 fn nvvm_pipeline(opt: &dyn Fn(&str) -> String) -> String {
     let chip = opt("chip");
     let o = opt("opt-level");
@@ -103,10 +113,11 @@ fn nvvm_pipeline(opt: &dyn Fn(&str) -> String) -> String {
     let toolkit = cuda_toolkit()
         .map(|t| format!(" toolkit={t}"))
         .unwrap_or_default();
+    let debug = line_tables(opt);
     format!(
         "{DEVICE_PREP}, nvvm-attach-target{{chip={chip} O={o}{link}}}, \
          gpu.module(convert-gpu-to-nvvm, canonicalize, cse, reconcile-unrealized-casts), \
-         expand-strided-metadata, gpu-to-llvm, reconcile-unrealized-casts, \
+         expand-strided-metadata, gpu-to-llvm, reconcile-unrealized-casts, {debug}\
          gpu-module-to-binary{{format={format}{toolkit}}}"
     )
 }
@@ -118,10 +129,11 @@ fn rocdl_pipeline(opt: &dyn Fn(&str) -> String) -> String {
     let toolkit = rocm_toolkit()
         .map(|t| format!(" toolkit={t}"))
         .unwrap_or_default();
+    let debug = line_tables(opt);
     format!(
         "{DEVICE_PREP}, rocdl-attach-target{{chip={chip} O={o}}}, \
          gpu.module(convert-gpu-to-rocdl{{runtime=HIP}}, canonicalize, cse, reconcile-unrealized-casts), \
-         expand-strided-metadata, gpu-to-llvm, reconcile-unrealized-casts, \
+         expand-strided-metadata, gpu-to-llvm, reconcile-unrealized-casts, {debug}\
          gpu-module-to-binary{{format={format}{toolkit}}}"
     )
 }
@@ -136,6 +148,7 @@ pub const PASSES: &[PassInfo] = &[
             PassOption { name: "opt-level", default: "3", help: "LLVM optimization level for the kernels" },
             PassOption { name: "format", default: "isa", help: "isa (PTX text), bin (cubin, needs ptxas), fatbin, offloading or llvm" },
             PassOption { name: "libdevice", default: "", help: "libdevice.10.bc to link (default: the nvidia-cuda-nvcc-cu12 wheel's; 'none' to link nothing)" },
+            PassOption { name: "debug", default: "false", help: "true: line tables (.loc) from the operations' locations, as -g" },
         ],
         example: "gpu.launch ... { ... }  =>  gpu.launch_func @tessel_kernels::@k0 ...; gpu.binary @tessel_kernels [#gpu.object<#nvvm.target<chip = \"sm_90\">, \"...ptx...\">]",
         kind: PassKind::Pipeline(nvvm_pipeline),
@@ -147,6 +160,7 @@ pub const PASSES: &[PassInfo] = &[
             PassOption { name: "chip", default: "gfx942", help: "AMD architecture (gfxNNN)" },
             PassOption { name: "opt-level", default: "3", help: "LLVM optimization level for the kernels" },
             PassOption { name: "format", default: "isa", help: "isa (AMDGCN assembly), bin (HSACO), offloading or llvm" },
+            PassOption { name: "debug", default: "false", help: "true: line tables from the operations' locations, as -g" },
         ],
         example: "gpu.launch ... { ... }  =>  gpu.binary @tessel_kernels [#gpu.object<#rocdl.target<chip = \"gfx942\">, \"...amdgcn...\">]",
         kind: PassKind::Pipeline(rocdl_pipeline),

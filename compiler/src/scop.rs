@@ -682,6 +682,18 @@ pub enum Node {
     Stmt(Stmt),
 }
 
+impl Node {
+    /// Where the node is in the C source (an affine `if` has no location of its own).
+    pub fn loc(&self) -> Option<&Loc> {
+        match self {
+            Node::Loop(l) => Some(&l.loc),
+            Node::DataIf { loc, .. } => Some(loc),
+            Node::Stmt(s) => Some(&s.loc),
+            Node::If { .. } => None,
+        }
+    }
+}
+
 /// One array partition of a `share` pragma (paper 000, Fig. 1):
 /// `arrayName ("[" (expr | "*") "]")* [":coalesce"]`, where `expr` combines integers and
 /// the thread-block primitives `TBX`, `TBY`, `TBZ` with `+ - * /`, and `*` is a length

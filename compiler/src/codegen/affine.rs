@@ -332,6 +332,7 @@ fn emit_func(scop: &Scop) -> String {
 
 fn emit_nodes(b: &mut Body, n: &mut Names<'_>, nodes: &[Node]) {
     for node in nodes {
+        let outer = node.loc().map(|l| b.at(l));
         match node {
             Node::Loop(l) => {
                 let iv = iv_name(l);
@@ -400,6 +401,9 @@ fn emit_nodes(b: &mut Body, n: &mut Names<'_>, nodes: &[Node]) {
                     }
                 }
             }
+        }
+        if let Some(o) = outer {
+            b.loc = o;
         }
     }
 }

@@ -164,6 +164,7 @@ impl Gpu<'_, '_> {
                 continue;
             }
             self.sequential_kernel(b, &std::mem::take(&mut seq));
+            let outer = node.loc().map(|l| b.at(l));
             match node {
                 Node::Loop(l) if self.par.parallel[l.id] => self.parallel_kernel(b, l),
                 Node::Loop(l) => self.scf_for(b, l, Self::host),
@@ -172,6 +173,9 @@ impl Gpu<'_, '_> {
                     self.scf_if(b, &c, then, els, Self::host);
                 }
                 _ => unreachable!("only loops and affine conditions stay on the host"),
+            }
+            if let Some(o) = outer {
+                b.loc = o;
             }
         }
         self.sequential_kernel(b, &seq);
@@ -239,14 +243,11 @@ impl Gpu<'_, '_> {
         if nodes.is_empty() {
             return;
         }
-        let first = nodes.iter().find_map(|n| match n {
-            Node::Loop(l) => Some(l.loc.to_string()),
-            Node::Stmt(s) => Some(s.loc.to_string()),
-            _ => None,
-        });
+        let first = nodes.iter().find_map(|n| n.loc());
+        let outer = first.map(|l| b.at(l));
         tracing::info!(
             scop = %self.n.scop.name,
-            at = %first.unwrap_or_default(),
+            at = %first.map(|l| l.to_string()).unwrap_or_default(),
             "mapping: no parallel loop here; one thread runs this code (grid 1, block 1)"
         );
         let one = b.const_index(1);
@@ -256,6 +257,9 @@ impl Gpu<'_, '_> {
                 g.device(b, std::slice::from_ref(*n));
             }
         });
+        if let Some(o) = outer {
+            b.loc = o;
+        }
     }
 
     /// Trip count `max(0, ceil((ub - lb) / step))` of a loop, on the host.
@@ -399,6 +403,7 @@ impl Gpu<'_, '_> {
     /// Device code executed by one thread.
     fn device(&mut self, b: &mut Body, nodes: &[Node]) {
         for node in nodes {
+            let outer = node.loc().map(|l| b.at(l));
             match node {
                 Node::Loop(l) => self.scf_for(b, l, Self::device),
                 Node::If { cond, then, els } => {
@@ -430,6 +435,9 @@ impl Gpu<'_, '_> {
                         }
                     }
                 }
+            }
+            if let Some(o) = outer {
+                b.loc = o;
             }
         }
     }

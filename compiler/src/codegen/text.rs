@@ -10,6 +10,12 @@ pub struct Body {
     pub out: String,
     pub indent: usize,
     pub next: usize,
+    /// The C source location of the code being printed, as an MLIR location
+    /// (`loc("gemm.c":12:7)`), given to every operation printed on one line.
+    pub loc: Option<String>,
+    /// The locations current when each region still open was opened: the operation
+    /// that owns it takes that location after its closing `}`.
+    open: Vec<Option<String>>,
 }
 
 impl Body {
@@ -18,7 +24,16 @@ impl Body {
             out: String::new(),
             indent,
             next: 0,
+            loc: None,
+            open: Vec::new(),
         }
+    }
+    /// Makes `loc` the location of the operations printed next; returns the one before,
+    /// to restore.
+    pub fn at(&mut self, loc: &crate::scop::Loc) -> Option<String> {
+        let file = loc.file.replace('\\', "\\\\").replace('"', "\\\"");
+        self.loc
+            .replace(format!("loc(\"{file}\":{}:{})", loc.line, loc.col))
     }
     /// A fresh SSA name, `%t.N` (C names never contain a dot).
     pub fn fresh(&mut self) -> String {
@@ -29,7 +44,28 @@ impl Body {
         for _ in 0..self.indent {
             self.out.push_str("  ");
         }
-        self.out.push_str(s.as_ref());
+        let s = s.as_ref();
+        self.out.push_str(s);
+        // An operation complete on this line takes the current source location; one
+        // with regions takes the location current when it was opened, after its last
+        // `}` (`} else {` continues the same operation).
+        let t = s.trim_end();
+        let loc = if t == "}" {
+            self.open.pop().flatten()
+        } else if t.starts_with('}') {
+            None
+        } else if t.ends_with('{') {
+            self.open.push(self.loc.clone());
+            None
+        } else if t.starts_with('^') || t.is_empty() {
+            None
+        } else {
+            self.loc.clone()
+        };
+        if let Some(l) = loc {
+            self.out.push(' ');
+            self.out.push_str(&l);
+        }
         self.out.push('\n');
     }
     /// Prints `%x = <rhs>` with a fresh `%x` and returns it.

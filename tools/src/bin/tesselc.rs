@@ -16,7 +16,7 @@ use tessel::pipeline::{compile, CompileOptions, Emit};
     name = "tesselc",
     version,
     about = "Compile C loop nests (#pragma scop regions or whole functions) to GPU kernels",
-    after_help = "clang's options, passed to the C parser in command-line order:\n  -D NAME[=VALUE]  -U NAME  -I DIR  -isystem DIR  -include FILE  -std=STD\n  -W... (-Wall, -Werror, -Wno-...)  -w  -pedantic  -Xclang ARG  -f[no-]color-diagnostics\n  -fsyntax-only    check the C and its static control parts, write nothing\n  -###             print the commands (ptxas, clang, the link) without running them\n  -E               preprocess only (clang -E with the same options)\n  -MD, -MMD, -MF FILE, -MT T, -MQ T, -MP   also write a dependency file, as clang\n\nExamples:\n  tesselc gemm.c -DSMALL_DATASET -o gemm && ./gemm      (runs on a GPU, else on sim)\n  tesselc -c gemm.c -o gemm.o                           (links in place of the C version)\n  tesselc gemm.c --emit=ptx -o gemm.ptx\n  tesselc gemm.c -DSMALL_DATASET --offload-arch=gfx942 --emit=hsaco -o gemm.hsaco\n  tesselc kernels.c --function kernel_gemm --emit=mlir"
+    after_help = "clang's options, passed to the C parser in command-line order:\n  -D NAME[=VALUE]  -U NAME  -I DIR  -isystem DIR  -include FILE  -std=STD\n  -W... (-Wall, -Werror, -Wno-...)  -w  -pedantic  -Xclang ARG  -f[no-]color-diagnostics\n  -g               line tables in the kernels (PTX .loc, cubin, HSACO) and host code\n  -fsyntax-only    check the C and its static control parts, write nothing\n  -###             print the commands (ptxas, clang, the link) without running them\n  -E               preprocess only (clang -E with the same options)\n  -MD, -MMD, -MF FILE, -MT T, -MQ T, -MP   also write a dependency file, as clang\n\nExamples:\n  tesselc gemm.c -DSMALL_DATASET -o gemm && ./gemm      (runs on a GPU, else on sim)\n  tesselc -c gemm.c -o gemm.o                           (links in place of the C version)\n  tesselc gemm.c --emit=ptx -o gemm.ptx\n  tesselc gemm.c -DSMALL_DATASET --offload-arch=gfx942 --emit=hsaco -o gemm.hsaco\n  tesselc kernels.c --function kernel_gemm --emit=mlir"
 )]
 struct Args {
     /// C source files (and, for programs, objects or libraries to link).
@@ -133,6 +133,7 @@ fn main() -> ExitCode {
         eprintln!("error: no such file: '{input}'");
         return ExitCode::from(1);
     }
+    let debug = tessel::pipeline::wants_debug(&cflags);
     let opts = CompileOptions {
         input: input.clone(),
         frontend: tessel::frontend::Options {
@@ -144,6 +145,7 @@ fn main() -> ExitCode {
         offload_arch: args.offload_arch.clone(),
         emit,
         map: Default::default(),
+        debug,
     };
     let stem = || {
         std::path::Path::new(&input)
@@ -293,7 +295,10 @@ struct DepOptions {
 fn take_clang_options(raw: Vec<String>) -> Result<(Vec<String>, ClangOptions), String> {
     const SEPARATE: [&str; 6] = ["-D", "-U", "-I", "-isystem", "-include", "-Xclang"];
     const JOINED: [&str; 4] = ["-isystem", "-D", "-U", "-I"];
-    const FLAGS: [&str; 5] = [
+    const FLAGS: [&str; 8] = [
+        "-g",
+        "-g0",
+        "-gline-tables-only",
         "-w",
         "-pedantic",
         "-pedantic-errors",
