@@ -9,7 +9,7 @@
 // libdevice takes its IEEE sqrt path (C semantics), not sqrt.approx.f32.
 // NVVM: gpu.binary @tessel_kernels [#gpu.object<#nvvm.target<{{.*}}chip = "sm_80"{{.*}}assembly = "{{.*}}.target sm_80{{.*}}.visible .entry k0{{.*}}sqrt.rn.f32
 // ROCDL: gpu.binary @tessel_kernels [#gpu.object<#rocdl.target<{{.*}}chip = "gfx90a"{{.*}}k0:{{.*}}s_endpgm
-// BADOPT: error: 'tessel-gpu-to-nvvm' has no option 'arch' (valid: chip, opt-level, format, libdevice)
+// BADOPT: error: 'tessel-gpu-to-nvvm' has no option 'arch' (valid: chip, opt-level, format, libdevice, debug)
 
 module attributes {gpu.container_module} {
   func.func @sqrt_all(%a: memref<256xf32>) {
