@@ -13,6 +13,26 @@
 //! | `m2070` | Tesla M2070 (paper 001) | 14 | 1.15 | 150 | 1536 | 8 | 32768 | 48 | 48 | 32 | 32/16/4/16 |
 //! | `g80` | GeForce 8800 GTX (paper 004) | 16 | 1.35 | 86.4 | 768 | 8 | 8192 | 16 | 16 | 16 | 8/8/2/8 |
 //!
+//! Caches of global memory ([`crate::cache`]), and their bandwidths in the time model:
+//!
+//! | name | L2 | L2 GB/s | L1 for global loads | L1 B/clock/SM |
+//! |---|---|---|---|---|
+//! | `h100` | 50 MiB | 5500 | unified 256 KiB less shared memory (at least 28 KiB) | 128 |
+//! | `a100` | 40 MiB | 4800 | unified 192 KiB less shared memory (at least 28 KiB) | 128 |
+//! | `gtx980` | 2 MiB | 577 | none (Maxwell caches global loads in L2 only by default) | 64 |
+//! | `k20` | 1.25 MiB | 361 | none (Kepler: L2 only) | 64 |
+//! | `gtx680`, `gtx690` | 512 KiB | 515, 468 | none (Kepler: L2 only) | 64 |
+//! | `gtx480`, `c2050`, `m2070` | 768 KiB | 269, 221, 221 | 16 KiB (Fermi's default 16/48 split) | 64 |
+//! | `g80` | none | - | none (no cache for global memory) | - |
+//!
+//! Sources: sizes from NVIDIA's architecture whitepapers (GH100, GA100, GM204, GK110,
+//! GK104, GF100) and tuning guides; L2 bandwidths are 512 bytes per clock at the core
+//! clock for Kepler and Maxwell and 384 at half the shader clock for Fermi (the
+//! whitepapers' widths), and the microbenchmarked 5.5 and 4.8 TB/s for H100 and A100
+//! (Chips and Cheese; Jia et al., "Dissecting the Ampere GPU architecture"); L1 widths
+//! are 128 bytes per clock per SM from Volta on, 64 before (tuning guides). These await
+//! the calibration against ncu (issue notes) before they are trusted beyond ratios.
+//!
 //! All have 32-thread warps and 4-byte banks; sectors are 32 bytes on every model (the
 //! G80's coalescing rules were stricter, sim does not model them). The G80 has no FP64:
 //! its row counts doubles at the FP32 rate, as the compiler demoted them then. Registers
@@ -22,7 +42,10 @@
 //!
 //! For one launch, with `B` resident blocks per SM (occupancy below)
 //! and `S` SMs:
-//! * memory: `global sectors × 32 B / DRAM bandwidth` (every sector from DRAM: no cache);
+//! * memory: `(DRAM read + DRAM write bytes) / DRAM bandwidth`, the bytes the caches
+//!   could not serve ([`crate::cache`]);
+//! * L2: `L2 sectors × 32 B / L2 bandwidth`; L1: `L1 sectors × 32 B / (L1 bytes per
+//!   clock × S × clock)`;
 //! * shared: `shared wavefronts / (S × clock)` (one wavefront per SM per cycle);
 //! * compute: per class, `warp instructions × 32 / (lanes per SM × S × clock)` summed
 //!   over classes (FP32, FP64, SFU, INT; loads, stores, control and the rest issue at 4
@@ -32,13 +55,14 @@
 //!   its slowest warp's chain (sim sums these per warp). Warps resident together
 //!   overlap their waits, and each of the `S × B` resident-block slots runs its share of
 //!   the blocks in turn: `max(Σ block chains / (S × B), longest block chain) / clock`;
-//! * time = launch overhead (3 µs) + max(memory, shared, compute, latency).
+//! * time = launch overhead (3 µs) + max(memory, L2, L1, shared, compute, latency).
 //!
 //! Occupancy thus acts twice: it bounds how many warps hide each other's latency (few
 //! resident blocks mean more waves) and it is reported as resident warps over the SM's
 //! maximum. A launch with fewer blocks than SMs uses only that many SMs for the
 //! throughput terms.
 
+use crate::cache::CacheCounters;
 use crate::profile::Counters;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,12 +83,32 @@ pub struct Gpu {
     pub fp64_lanes: u32,
     pub sfu_lanes: u32,
     pub int_lanes: u32,
+    /// L2 size in KiB (0: no L2 in front of global memory).
+    pub l2_kib: u64,
+    /// L2 bandwidth, GB/s.
+    pub l2_gbs: f64,
+    /// How global loads use L1.
+    pub l1: L1,
+    /// L1 bandwidth per SM, bytes per clock.
+    pub l1_bytes_per_clock: f64,
+}
+
+/// Whether and how much L1 caches global loads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum L1 {
+    /// Global loads go to L2 only (Kepler and Maxwell by default, and the G80).
+    Bypassed,
+    /// A fixed L1 of this many KiB (Fermi's default 16 KiB L1 / 48 KiB shared split).
+    Fixed(u64),
+    /// A unified L1/shared memory of this many KiB per SM: L1 is what the shared memory
+    /// of the resident blocks leaves (Volta and later).
+    Unified(u64),
 }
 
 const KI: u64 = 1024;
 
 macro_rules! gpu {
-    ($n:expr, $f:expr, $sms:expr, $clk:expr, $bw:expr, $thr:expr, $blk:expr, $regs:expr, $smsm:expr, $smb:expr, $banks:expr, $fp32:expr, $fp64:expr, $sfu:expr, $int:expr) => {
+    ($n:expr, $f:expr, $sms:expr, $clk:expr, $bw:expr, $thr:expr, $blk:expr, $regs:expr, $smsm:expr, $smb:expr, $banks:expr, $fp32:expr, $fp64:expr, $sfu:expr, $int:expr, $l2:expr, $l2bw:expr, $l1:expr, $l1bw:expr) => {
         Gpu {
             name: $n,
             full_name: $f,
@@ -82,22 +126,26 @@ macro_rules! gpu {
             fp64_lanes: $fp64,
             sfu_lanes: $sfu,
             int_lanes: $int,
+            l2_kib: $l2,
+            l2_gbs: $l2bw,
+            l1: $l1,
+            l1_bytes_per_clock: $l1bw,
         }
     };
 }
 
 #[rustfmt::skip]
 pub const GPUS: &[Gpu] = &[
-    gpu!("h100", "NVIDIA H100 SXM5", 132, 1.98, 3350.0, 2048, 32, 65536, 228, 227, 32, 128, 64, 16, 64),
-    gpu!("a100", "NVIDIA A100 SXM4 40GB", 108, 1.41, 1555.0, 2048, 32, 65536, 164, 163, 32, 64, 32, 16, 64),
-    gpu!("gtx980", "GeForce GTX 980", 16, 1.126, 224.0, 2048, 32, 65536, 96, 48, 32, 128, 4, 32, 64),
-    gpu!("k20", "Tesla K20", 13, 0.706, 208.0, 2048, 16, 65536, 48, 48, 32, 192, 64, 32, 160),
-    gpu!("gtx680", "GeForce GTX 680", 8, 1.006, 192.2, 2048, 16, 65536, 48, 48, 32, 192, 8, 32, 160),
-    gpu!("gtx690", "GeForce GTX 690 (one GPU)", 8, 0.915, 192.2, 2048, 16, 65536, 48, 48, 32, 192, 8, 32, 160),
-    gpu!("gtx480", "GeForce GTX 480", 15, 1.401, 177.4, 1536, 8, 32768, 48, 48, 32, 32, 4, 4, 16),
-    gpu!("c2050", "Tesla C2050", 14, 1.15, 144.0, 1536, 8, 32768, 48, 48, 32, 32, 16, 4, 16),
-    gpu!("m2070", "Tesla M2070", 14, 1.15, 150.0, 1536, 8, 32768, 48, 48, 32, 32, 16, 4, 16),
-    gpu!("g80", "GeForce 8800 GTX", 16, 1.35, 86.4, 768, 8, 8192, 16, 16, 16, 8, 8, 2, 8),
+    gpu!("h100", "NVIDIA H100 SXM5", 132, 1.98, 3350.0, 2048, 32, 65536, 228, 227, 32, 128, 64, 16, 64, 50 * 1024, 5500.0, L1::Unified(256), 128.0),
+    gpu!("a100", "NVIDIA A100 SXM4 40GB", 108, 1.41, 1555.0, 2048, 32, 65536, 164, 163, 32, 64, 32, 16, 64, 40 * 1024, 4800.0, L1::Unified(192), 128.0),
+    gpu!("gtx980", "GeForce GTX 980", 16, 1.126, 224.0, 2048, 32, 65536, 96, 48, 32, 128, 4, 32, 64, 2048, 577.0, L1::Bypassed, 64.0),
+    gpu!("k20", "Tesla K20", 13, 0.706, 208.0, 2048, 16, 65536, 48, 48, 32, 192, 64, 32, 160, 1280, 361.0, L1::Bypassed, 64.0),
+    gpu!("gtx680", "GeForce GTX 680", 8, 1.006, 192.2, 2048, 16, 65536, 48, 48, 32, 192, 8, 32, 160, 512, 515.0, L1::Bypassed, 64.0),
+    gpu!("gtx690", "GeForce GTX 690 (one GPU)", 8, 0.915, 192.2, 2048, 16, 65536, 48, 48, 32, 192, 8, 32, 160, 512, 468.0, L1::Bypassed, 64.0),
+    gpu!("gtx480", "GeForce GTX 480", 15, 1.401, 177.4, 1536, 8, 32768, 48, 48, 32, 32, 4, 4, 16, 768, 269.0, L1::Fixed(16), 64.0),
+    gpu!("c2050", "Tesla C2050", 14, 1.15, 144.0, 1536, 8, 32768, 48, 48, 32, 32, 16, 4, 16, 768, 221.0, L1::Fixed(16), 64.0),
+    gpu!("m2070", "Tesla M2070", 14, 1.15, 150.0, 1536, 8, 32768, 48, 48, 32, 32, 16, 4, 16, 768, 221.0, L1::Fixed(16), 64.0),
+    gpu!("g80", "GeForce 8800 GTX", 16, 1.35, 86.4, 768, 8, 8192, 16, 16, 16, 8, 8, 2, 8, 0, 0.0, L1::Bypassed, 0.0),
 ];
 
 /// The GPU `TESSEL_GPU` names (default `h100`).
@@ -121,6 +169,19 @@ pub fn from_env() -> Result<&'static Gpu, String> {
 pub const DEFAULT_REGISTERS: u32 = 32;
 
 impl Gpu {
+    /// The L1 that caches global loads on one SM, in bytes, when `shared_bytes` of
+    /// shared memory per block and `blocks` resident blocks take their share of a
+    /// unified L1/shared memory; 0 where loads bypass L1.
+    pub fn l1_bytes(&self, shared_bytes: u64, blocks: u64) -> u64 {
+        match self.l1 {
+            L1::Bypassed => 0,
+            L1::Fixed(k) => k * KI,
+            L1::Unified(k) => (k * KI)
+                .saturating_sub(shared_bytes * blocks)
+                .max(k * KI - self.smem_per_sm),
+        }
+    }
+
     /// Resident blocks per SM for a block shape and its resources (0: cannot run).
     pub fn blocks_per_sm(&self, threads_per_block: u64, shared_bytes: u64, regs: u32) -> u32 {
         let warps = threads_per_block.div_ceil(self.warp as u64).max(1);
@@ -153,6 +214,7 @@ impl Gpu {
     pub fn estimate(
         &self,
         c: &Counters,
+        caches: Option<&CacheCounters>,
         blocks: u64,
         threads_per_block: u64,
         shared_bytes: u64,
@@ -164,8 +226,19 @@ impl Gpu {
             .blocks_per_sm(threads_per_block, shared_bytes, regs)
             .max(1) as u64;
         let sms_used = blocks.clamp(1, self.sms as u64) as f64;
-        let mem =
-            (c.global_load_sectors + c.global_store_sectors) as f64 * 32.0 / (self.dram_gbs * 1e9);
+        let global_bytes = (c.global_load_sectors + c.global_store_sectors) as f64 * 32.0;
+        let (mem, l2, l1) = match caches {
+            Some(k) => (
+                (k.dram_read_bytes + k.dram_write_bytes) as f64 / (self.dram_gbs * 1e9),
+                if self.l2_kib > 0 {
+                    k.l2_sectors as f64 * 32.0 / (self.l2_gbs * 1e9)
+                } else {
+                    0.0
+                },
+                k.l1_sectors as f64 * 32.0 / (self.l1_bytes_per_clock.max(1.0) * sms_used * hz),
+            ),
+            None => (global_bytes / (self.dram_gbs * 1e9), 0.0, 0.0),
+        };
         let shared =
             (c.shared_load_wavefronts + c.shared_store_wavefronts) as f64 / (sms_used * hz);
         let class = |n: &str| c.warp_classes[CLASSES.iter().position(|x| *x == n).unwrap()] as f64;
@@ -186,7 +259,7 @@ impl Gpu {
         // Each resident block slot of each SM runs its blocks one after another.
         let slots = (self.sms as u64 * per_sm) as f64;
         let latency = (c.block_chain_sum as f64 / slots).max(c.block_chain_max as f64) / hz;
-        3e-6 + mem.max(shared).max(compute).max(latency)
+        3e-6 + mem.max(l2).max(l1).max(shared).max(compute).max(latency)
     }
 }
 
@@ -218,7 +291,7 @@ mod tests {
             global_load_sectors: 1 << 30,
             ..Default::default()
         };
-        let t = h.estimate(&c, 1 << 20, 256, 0, 32);
+        let t = h.estimate(&c, None, 1 << 20, 256, 0, 32);
         let expect = (1u64 << 35) as f64 / 3350e9;
         assert!((t - 3e-6 - expect).abs() / expect < 1e-9, "{t}");
     }

@@ -335,6 +335,7 @@ impl Device for Hip {
             shared_bytes_per_block: shared_bytes as u64 + f.static_shared,
             registers_per_thread: f.registers,
             occupancy: None,
+            caches: None,
             estimated_time_s: None,
             measured_time_s: Some(ms as f64 / 1e3),
             wall_time_s: t0.elapsed().as_secs_f64(),

@@ -13,6 +13,7 @@
 
 pub mod api;
 pub mod bytecode;
+pub mod cache;
 pub mod cuda;
 pub mod gpus;
 pub mod hip;

@@ -18,6 +18,9 @@
 //! | `threads`, `blocks` | threads and blocks launched |
 //! | `shared_bytes_per_block`, `registers_per_thread` | resources per block and thread |
 //! | `occupancy` | resident warps per SM over the SM's maximum, 0..1 |
+//! | `l1_hit_rate`, `l2_hit_rate` | hit sectors over looked-up sectors of global memory in L1 (loads) and L2 (loads L1 missed, and stores), 0..1; `null` where the level is not modelled ([`crate::cache`]) |
+//! | `l1_sectors`, `l1_hit_sectors`, `l2_sectors`, `l2_hit_sectors` | the counts behind those rates |
+//! | `dram_read_bytes`, `dram_write_bytes` | bytes the caches could not serve, and written sectors reaching DRAM |
 //! | `estimated_time_s` | sim's time model ([`crate::gpus`]) |
 //! | `measured_time_s` | event-timed on a GPU, `null` on sim |
 //!
@@ -38,6 +41,8 @@ pub struct Launch {
     pub shared_bytes_per_block: u64,
     pub registers_per_thread: u32,
     pub occupancy: Option<f64>,
+    /// sim's cache counters; `None` on a GPU.
+    pub caches: Option<crate::cache::CacheCounters>,
     pub estimated_time_s: Option<f64>,
     pub measured_time_s: Option<f64>,
     /// Wall-clock seconds the device took to run the launch (sim's own speed).
@@ -132,6 +137,22 @@ impl Launch {
         } else {
             s += ", \"instruction_classes\": null";
         }
+        let k = self.caches.as_ref();
+        let kf = |g: fn(&crate::cache::CacheCounters) -> u64| {
+            k.map_or("null".to_string(), |k| g(k).to_string())
+        };
+        let _ = write!(
+            s,
+            ", \"l1_hit_rate\": {}, \"l2_hit_rate\": {}, \"l1_sectors\": {}, \"l1_hit_sectors\": {}, \"l2_sectors\": {}, \"l2_hit_sectors\": {}, \"dram_read_bytes\": {}, \"dram_write_bytes\": {}",
+            num(k.and_then(|k| k.l1_hit_rate())),
+            num(k.and_then(|k| k.l2_hit_rate())),
+            kf(|k| k.l1_sectors),
+            kf(|k| k.l1_hits),
+            kf(|k| k.l2_sectors),
+            kf(|k| k.l2_hits),
+            kf(|k| k.dram_read_bytes),
+            kf(|k| k.dram_write_bytes),
+        );
         let _ = write!(
             s,
             ", \"shared_bytes_per_block\": {}, \"registers_per_thread\": {}, \"occupancy\": {}, \"estimated_time_s\": {}, \"measured_time_s\": {}, \"wall_time_s\": {}}}",
@@ -249,6 +270,17 @@ fn launch_of(v: &json::Value) -> Result<Launch, String> {
         }
         c
     });
+    let caches = num("dram_read_bytes").map(|_| crate::cache::CacheCounters {
+        // A level that saw no sector reads back as not modelled (its rate is null).
+        l1_modelled: num("l1_hit_rate").is_some(),
+        l2_modelled: num("l2_hit_rate").is_some(),
+        l1_sectors: int("l1_sectors"),
+        l1_hits: int("l1_hit_sectors"),
+        l2_sectors: int("l2_sectors"),
+        l2_hits: int("l2_hit_sectors"),
+        dram_read_bytes: int("dram_read_bytes"),
+        dram_write_bytes: int("dram_write_bytes"),
+    });
     Ok(Launch {
         kernel: s("kernel"),
         device: s("device"),
@@ -259,6 +291,7 @@ fn launch_of(v: &json::Value) -> Result<Launch, String> {
         shared_bytes_per_block: int("shared_bytes_per_block"),
         registers_per_thread: int("registers_per_thread") as u32,
         occupancy: num("occupancy"),
+        caches,
         estimated_time_s: num("estimated_time_s"),
         measured_time_s: num("measured_time_s"),
         wall_time_s: num("wall_time_s").unwrap_or(0.0),
@@ -458,6 +491,16 @@ mod tests {
             shared_bytes_per_block: 4096,
             registers_per_thread: 30,
             occupancy: Some(0.75),
+            caches: Some(crate::cache::CacheCounters {
+                l1_modelled: true,
+                l2_modelled: true,
+                l1_sectors: 40,
+                l1_hits: 10,
+                l2_sectors: 30,
+                l2_hits: 20,
+                dram_read_bytes: 320,
+                dram_write_bytes: 64,
+            }),
             estimated_time_s: Some(1.5e-5),
             measured_time_s: None,
             wall_time_s: 0.25,

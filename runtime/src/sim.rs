@@ -103,6 +103,8 @@ pub struct Sim {
     modules: Vec<Option<Vec<Arc<Kernel>>>>,
     functions: Vec<Arc<Kernel>>,
     stamp: u32,
+    /// The caches, kept between launches to reuse their memory (emptied at each launch).
+    caches: Option<crate::cache::Hierarchy>,
 }
 
 impl Sim {
@@ -113,6 +115,7 @@ impl Sim {
             modules: Vec::new(),
             functions: Vec::new(),
             stamp: 1,
+            caches: None,
         })
     }
 
@@ -204,6 +207,8 @@ struct Ctx<'a> {
     launch_start: u32,
     block_start: u32,
     c: Counters,
+    /// The caches, fed in wave order.
+    waves: crate::cache::Waves,
 }
 
 struct Fault {
@@ -827,7 +832,15 @@ impl Ctx<'_> {
                 });
                 let s = &mut sectors[..n];
                 s.sort_unstable();
-                let distinct = 1 + s.windows(2).filter(|p| p[0] != p[1]).count() as u64;
+                let mut d = 0;
+                for i in 0..s.len() {
+                    if i == 0 || s[i] != s[d - 1] {
+                        s[d] = s[i];
+                        d += 1;
+                    }
+                }
+                self.waves.request(&s[..d], write);
+                let distinct = d as u64;
                 if write {
                     self.c.global_store_requests += 1;
                     self.c.global_store_sectors += distinct;
@@ -1170,6 +1183,13 @@ impl Device for Sim {
             }
         }
         let launch_start = self.next_stamp();
+        let per_sm = self.gpu.blocks_per_sm(tpb, smem, regs);
+        let caches = crate::cache::Hierarchy::cold(
+            self.caches.take(),
+            self.gpu.sms,
+            self.gpu.l1_bytes(smem, per_sm as u64),
+            self.gpu.l2_kib * 1024,
+        );
         let mut ctx = Ctx {
             k: &k,
             gpu: self.gpu,
@@ -1186,6 +1206,7 @@ impl Device for Sim {
             launch_start,
             block_start: launch_start,
             c: Counters::default(),
+            waves: crate::cache::Waves::new(caches, self.gpu.sms, per_sm),
         };
         let classes: Vec<usize> = k.code.iter().map(|i| class_of(i, &k)).collect();
         let nwarps = tpb.div_ceil(WARP as u64) as usize;
@@ -1288,13 +1309,16 @@ impl Device for Sim {
                                 }
                             }
                         }
+                        ctx.waves.end_block(ctx.block_linear);
                     }
                 }
             }
             Ok(())
         })();
         let counters = std::mem::take(&mut ctx.c);
-        drop(ctx);
+        let Ctx { waves, .. } = ctx;
+        let (caches, hierarchy) = waves.finish();
+        self.caches = Some(hierarchy);
         self.stamp = stamp;
         result?;
         let g = self.gpu;
@@ -1304,7 +1328,15 @@ impl Device for Sim {
             gpu: g.name.into(),
             grid,
             block,
-            estimated_time_s: Some(g.estimate(&counters, grid.iter().product(), tpb, smem, regs)),
+            estimated_time_s: Some(g.estimate(
+                &counters,
+                Some(&caches),
+                grid.iter().product(),
+                tpb,
+                smem,
+                regs,
+            )),
+            caches: Some(caches),
             counters: Some(counters),
             shared_bytes_per_block: smem,
             registers_per_thread: regs,

@@ -1,7 +1,7 @@
 //! tessel-bench: builds C programs with a chosen mapping pipeline (and a baseline one),
 //! runs them on a device with `TESSEL_PROFILE`, and prints one row per kernel: launches,
 //! sectors per request of global loads and stores, shared-memory bank-conflict ways
-//! (wavefronts per request), occupancy, sim's estimated time, the measured time where a
+//! (wavefronts per request), L1 and L2 hit rates and DRAM traffic (sim), occupancy, sim's estimated time, the measured time where a
 //! GPU ran, and the baseline's estimate beside it. `--json` prints the rows as JSON.
 //!
 //! Pipelines (`--pipeline`, `--baseline`): `default` (2-D blocks of 32x8 with the inner
@@ -86,6 +86,10 @@ struct Row {
     measured: Option<f64>,
     instructions: u64,
     wall: f64,
+    l1: (u64, u64),
+    l2: (u64, u64),
+    dram_read: u64,
+    dram_write: u64,
 }
 
 fn rows(launches: &[Launch]) -> BTreeMap<String, Row> {
@@ -101,6 +105,16 @@ fn rows(launches: &[Launch]) -> BTreeMap<String, Row> {
             r.sh_req += c.shared_load_requests + c.shared_store_requests;
             r.sh_wf += c.shared_load_wavefronts + c.shared_store_wavefronts;
             r.instructions += c.instructions;
+        }
+        if let Some(k) = &l.caches {
+            if k.l1_modelled {
+                r.l1 = (r.l1.0 + k.l1_hits, r.l1.1 + k.l1_sectors);
+            }
+            if k.l2_modelled {
+                r.l2 = (r.l2.0 + k.l2_hits, r.l2.1 + k.l2_sectors);
+            }
+            r.dram_read += k.dram_read_bytes;
+            r.dram_write += k.dram_write_bytes;
         }
         r.occupancy = r.occupancy.max(l.occupancy.unwrap_or(0.0));
         r.est += l.estimated_time_s.unwrap_or(0.0);
@@ -239,13 +253,17 @@ fn main() -> ExitCode {
             .map(|(p, k, r, b)| {
                 let opt = |v: Option<f64>| v.map_or("null".into(), |x| format!("{x:e}"));
                 format!(
-                    "  {{\"program\": {}, \"kernel\": {}, \"launches\": {}, \"load_sectors_per_request\": {}, \"store_sectors_per_request\": {}, \"bank_conflict_ways\": {}, \"occupancy\": {}, \"estimated_time_s\": {}, \"measured_time_s\": {}, \"baseline_estimated_time_s\": {}}}",
+                    "  {{\"program\": {}, \"kernel\": {}, \"launches\": {}, \"load_sectors_per_request\": {}, \"store_sectors_per_request\": {}, \"bank_conflict_ways\": {}, \"l1_hit_rate\": {}, \"l2_hit_rate\": {}, \"dram_read_bytes\": {}, \"dram_write_bytes\": {}, \"occupancy\": {}, \"estimated_time_s\": {}, \"measured_time_s\": {}, \"baseline_estimated_time_s\": {}}}",
                     tessel_runtime::profile::json_str(p),
                     tessel_runtime::profile::json_str(k),
                     r.launches,
                     opt(ratio(r.ld_sec, r.ld_req)),
                     opt(ratio(r.st_sec, r.st_req)),
                     opt(ratio(r.sh_wf, r.sh_req)),
+                    opt(ratio(r.l1.0, r.l1.1)),
+                    opt(ratio(r.l2.0, r.l2.1)),
+                    r.dram_read,
+                    r.dram_write,
                     opt(Some(r.occupancy)),
                     opt(Some(r.est)),
                     opt(r.measured),
@@ -257,13 +275,16 @@ fn main() -> ExitCode {
     } else {
         let base_name = args.baseline.clone().unwrap_or_default();
         println!(
-            "{:<14} {:<22} {:>6} {:>8} {:>8} {:>6} {:>6} {:>12} {:>12} {:>14} {:>8}",
+            "{:<14} {:<22} {:>6} {:>8} {:>8} {:>6} {:>6} {:>6} {:>10} {:>6} {:>12} {:>12} {:>14} {:>8}",
             "program",
             "kernel",
             "launch",
             "ld s/r",
             "st s/r",
             "bank",
+            "L1 hit",
+            "L2 hit",
+            "DRAM (KB)",
             "occ",
             "est (us)",
             "meas (us)",
@@ -277,13 +298,20 @@ fn main() -> ExitCode {
         for (p, k, r, b) in &table {
             let be = b.as_ref().map(|b| b.est * 1e6);
             println!(
-                "{:<14} {:<22} {:>6} {:>8} {:>8} {:>6} {:>6.2} {:>12.2} {:>12} {:>14} {:>8}",
+                "{:<14} {:<22} {:>6} {:>8} {:>8} {:>6} {:>6} {:>6} {:>10} {:>6.2} {:>12.2} {:>12} {:>14} {:>8}",
                 p,
                 k,
                 r.launches,
                 fmt(ratio(r.ld_sec, r.ld_req), 2),
                 fmt(ratio(r.st_sec, r.st_req), 2),
                 fmt(ratio(r.sh_wf, r.sh_req), 2),
+                fmt(ratio(r.l1.0, r.l1.1), 2),
+                fmt(ratio(r.l2.0, r.l2.1), 2),
+                fmt(
+                    (r.l2.1 > 0 || r.dram_read + r.dram_write > 0)
+                        .then(|| (r.dram_read + r.dram_write) as f64 / 1e3),
+                    1
+                ),
                 r.occupancy,
                 r.est * 1e6,
                 fmt(r.measured.map(|m| m * 1e6), 2),

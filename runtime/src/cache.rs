@@ -1,0 +1,423 @@
+//! sim's cache hierarchy for global memory: an L1 per SM and an L2 shared by all SMs,
+//! fed with the 32-byte sectors of every global request in the order the hardware
+//! would see them (see [`Hierarchy`] and the launch loop in [`crate::sim`]).
+//!
+//! Both levels are set-associative caches of 128-byte lines holding four 32-byte
+//! sectors each, as on NVIDIA GPUs since Fermi (Volta tuning guide, "L1 ... 128-byte
+//! lines, 32-byte sectors"); a line is allocated on a miss and only the missing sector is
+//! filled, so hits and misses are counted per sector (what ncu's `lts__t_sectors_*` and
+//! `l1tex__t_sectors_*` count). Replacement is least-recently-used within a set. The
+//! policies, in one place:
+//!
+//! * loads look up L1 (where the GPU caches global loads in L1: not on Kepler or
+//!   Maxwell, which cache them in L2 only by default), then L2 for the sectors L1 missed,
+//!   then DRAM for the sectors L2 missed (`dram_read_bytes`);
+//! * stores write through L1 (a sector present in L1 is updated, none is allocated) to
+//!   L2, which allocates the sector and marks it dirty (write-back); a dirty sector
+//!   reaches DRAM when it is evicted, or at the end of the launch for those still in L2
+//!   (`dram_write_bytes`: every written sector is charged to the launch that wrote it);
+//! * every launch starts with cold caches, as ncu measures a kernel by default
+//!   (`--cache-control all`).
+//!
+//! Sizes per GPU are in [`crate::gpus`]; L2 is 16-way and L1 is 4-way (the associativity
+//! of real parts is not published consistently; these keep conflict misses rare, as
+//! measured hit rates suggest).
+
+/// Sectors per 128-byte line.
+const SECTORS: u64 = 4;
+
+/// One set-associative sector cache. Its ways are stored as columns (tags, last uses,
+/// valid and dirty sector masks) of zeroed memory, so a new cache costs nothing until
+/// its sets are used.
+pub struct SectorCache {
+    sets: u64,
+    ways: usize,
+    /// Line address (byte address / 128) + 1 per way; 0 for an empty way.
+    tags: Vec<u64>,
+    /// Last use per way, for LRU.
+    used: Vec<u64>,
+    valid: Vec<u8>,
+    dirty: Vec<u8>,
+    clock: u64,
+    /// Sets used since the last [`SectorCache::reset`], so that emptying a large cache
+    /// between launches costs what the launch touched, not its size.
+    touched: Vec<u32>,
+    is_touched: Vec<bool>,
+}
+
+/// What one sector access did.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub hit: bool,
+    /// Dirty sectors the access evicted (written back to the next level).
+    pub written_back: u64,
+}
+
+impl SectorCache {
+    /// A cache of `bytes` (rounded down to whole sets) with `ways` lines per set (fewer
+    /// when it holds fewer lines).
+    pub fn new(bytes: u64, ways: usize) -> SectorCache {
+        let ways = ways.min((bytes / 128) as usize).max(1);
+        let sets = (bytes / (128 * ways as u64)).max(1);
+        let n = sets as usize * ways;
+        SectorCache {
+            sets,
+            ways,
+            tags: vec![0; n],
+            used: vec![0; n],
+            valid: vec![0; n],
+            dirty: vec![0; n],
+            clock: 0,
+            touched: Vec::new(),
+            is_touched: vec![false; sets as usize],
+        }
+    }
+
+    /// Empties the cache.
+    pub fn reset(&mut self) {
+        for &set in &self.touched {
+            let r = set as usize * self.ways..(set as usize + 1) * self.ways;
+            self.tags[r.clone()].fill(0);
+            self.used[r.clone()].fill(0);
+            self.valid[r.clone()].fill(0);
+            self.dirty[r].fill(0);
+            self.is_touched[set as usize] = false;
+        }
+        self.touched.clear();
+        self.clock = 0;
+    }
+
+    /// Looks `sector` (byte address / 32) up. A load that misses allocates it; a store
+    /// allocates and dirties it when `allocate_on_write`, else only updates a present one.
+    pub fn access(&mut self, sector: u64, write: bool, allocate_on_write: bool) -> Outcome {
+        self.clock += 1;
+        let line = sector / SECTORS;
+        let tag = line + 1;
+        let bit = 1u8 << (sector % SECTORS);
+        let set = (line % self.sets) as usize;
+        if !self.is_touched[set] {
+            self.is_touched[set] = true;
+            self.touched.push(set as u32);
+        }
+        let ways = set * self.ways..(set + 1) * self.ways;
+        if let Some(w) = ways.clone().find(|&w| self.tags[w] == tag) {
+            let hit = self.valid[w] & bit != 0;
+            self.used[w] = self.clock;
+            if !write || allocate_on_write {
+                self.valid[w] |= bit;
+            }
+            if write && allocate_on_write {
+                self.dirty[w] |= bit;
+            }
+            return Outcome {
+                hit,
+                written_back: 0,
+            };
+        }
+        if write && !allocate_on_write {
+            return Outcome {
+                hit: false,
+                written_back: 0,
+            };
+        }
+        // An empty way first, else the least recently used.
+        let victim = ways
+            .min_by_key(|&w| (self.tags[w] != 0, self.used[w]))
+            .expect("a set has at least one way");
+        let written_back = self.dirty[victim].count_ones() as u64;
+        self.tags[victim] = tag;
+        self.used[victim] = self.clock;
+        self.valid[victim] = bit;
+        self.dirty[victim] = if write { bit } else { 0 };
+        Outcome {
+            hit: false,
+            written_back,
+        }
+    }
+
+    /// Dirty sectors still held (written back when the launch ends).
+    pub fn dirty_sectors(&self) -> u64 {
+        self.touched
+            .iter()
+            .flat_map(|&s| &self.dirty[s as usize * self.ways..(s as usize + 1) * self.ways])
+            .map(|d| d.count_ones() as u64)
+            .sum()
+    }
+}
+
+impl CacheCounters {
+    /// Hit sectors over looked-up sectors; `None` where the level is not modelled or
+    /// saw no sector.
+    pub fn l1_hit_rate(&self) -> Option<f64> {
+        (self.l1_modelled && self.l1_sectors > 0)
+            .then(|| self.l1_hits as f64 / self.l1_sectors as f64)
+    }
+    pub fn l2_hit_rate(&self) -> Option<f64> {
+        (self.l2_modelled && self.l2_sectors > 0)
+            .then(|| self.l2_hits as f64 / self.l2_sectors as f64)
+    }
+}
+
+/// Cache counters of one launch.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CacheCounters {
+    /// Whether the GPU has these levels for global memory.
+    pub l1_modelled: bool,
+    pub l2_modelled: bool,
+    /// Load sectors looked up in L1 and found there (0 where L1 does not cache loads).
+    pub l1_sectors: u64,
+    pub l1_hits: u64,
+    /// Sectors looked up in L2 (loads L1 missed, every store) and found there.
+    pub l2_sectors: u64,
+    pub l2_hits: u64,
+    pub dram_read_bytes: u64,
+    pub dram_write_bytes: u64,
+}
+
+/// The caches of one launch: an L1 per SM (absent where the GPU does not cache global
+/// loads in L1) and the L2.
+pub struct Hierarchy {
+    l1: Vec<SectorCache>,
+    l2: Option<SectorCache>,
+    /// (SMs, L1 bytes, L2 bytes) it was made for.
+    shape: (u32, u64, u64),
+    pub c: CacheCounters,
+}
+
+impl Hierarchy {
+    /// `l1_bytes`: the L1 per SM (0: global loads bypass L1); `l2_bytes`: 0 for a GPU
+    /// without an L2 (every sector from DRAM).
+    pub fn new(sms: u32, l1_bytes: u64, l2_bytes: u64) -> Hierarchy {
+        let l1 = if l1_bytes == 0 {
+            Vec::new()
+        } else {
+            (0..sms).map(|_| SectorCache::new(l1_bytes, 4)).collect()
+        };
+        Hierarchy {
+            shape: (sms, l1_bytes, l2_bytes),
+            c: CacheCounters {
+                l1_modelled: !l1.is_empty(),
+                l2_modelled: l2_bytes > 0,
+                ..Default::default()
+            },
+            l1,
+            l2: (l2_bytes > 0).then(|| SectorCache::new(l2_bytes, 16)),
+        }
+    }
+
+    /// One request's distinct sectors from SM `sm`.
+    pub fn request(&mut self, sm: usize, sectors: &[u64], write: bool) {
+        for &s in sectors {
+            if let Some(l1) = self.l1.get_mut(sm) {
+                let o = l1.access(s, write, false);
+                if !write {
+                    self.c.l1_sectors += 1;
+                    if o.hit {
+                        self.c.l1_hits += 1;
+                        continue;
+                    }
+                }
+            }
+            match &mut self.l2 {
+                Some(l2) => {
+                    let o = l2.access(s, write, true);
+                    self.c.l2_sectors += 1;
+                    self.c.l2_hits += o.hit as u64;
+                    self.c.dram_write_bytes += 32 * o.written_back;
+                    if !o.hit && !write {
+                        self.c.dram_read_bytes += 32;
+                    }
+                }
+                None if write => self.c.dram_write_bytes += 32,
+                None => self.c.dram_read_bytes += 32,
+            }
+        }
+    }
+
+    /// Cold caches of this shape for a new launch: `self` emptied when it has the
+    /// shape (cheap: only the sets the last launch used), else new ones.
+    pub fn cold(old: Option<Hierarchy>, sms: u32, l1_bytes: u64, l2_bytes: u64) -> Hierarchy {
+        match old {
+            Some(mut h) if h.shape == (sms, l1_bytes, l2_bytes) => {
+                h.l1.iter_mut().for_each(SectorCache::reset);
+                if let Some(l2) = &mut h.l2 {
+                    l2.reset();
+                }
+                h.c = CacheCounters {
+                    l1_modelled: h.c.l1_modelled,
+                    l2_modelled: h.c.l2_modelled,
+                    ..Default::default()
+                };
+                h
+            }
+            _ => Hierarchy::new(sms, l1_bytes, l2_bytes),
+        }
+    }
+
+    /// Ends the launch: dirty sectors still in L2 are charged as DRAM writes.
+    pub fn finish(&mut self) -> CacheCounters {
+        if let Some(l2) = &self.l2 {
+            self.c.dram_write_bytes += 32 * l2.dirty_sectors();
+        }
+        self.c
+    }
+}
+
+/// Sectors of global requests kept before they are replayed (64 MiB of trace): a wave
+/// whose requests exceed it is replayed in parts, each interleaved on its own.
+const TRACE_BUDGET: usize = 1 << 23;
+
+/// One block's global requests in execution order.
+#[derive(Default)]
+struct BlockTrace {
+    sm: usize,
+    sectors: Vec<u64>,
+    /// End of each request in `sectors`, and whether it is a store.
+    ends: Vec<(u32, bool)>,
+}
+
+/// Feeds the caches in the order the GPU would: blocks are assigned to SMs round-robin
+/// in waves of `SMs × resident blocks per SM` (block `b` of a wave on SM `b mod SMs`),
+/// and the blocks of a wave run at the same time, so their requests reach the caches
+/// interleaved: the first request of every block of the wave, then the second, and so
+/// on. sim executes blocks one after another (their results do not depend on the
+/// order), records each block's requests, and replays a wave once its last block has
+/// run.
+pub struct Waves {
+    h: Hierarchy,
+    sms: u64,
+    wave: u64,
+    blocks: Vec<BlockTrace>,
+    current: BlockTrace,
+    stored: usize,
+}
+
+impl Waves {
+    pub fn new(h: Hierarchy, sms: u32, blocks_per_sm: u32) -> Waves {
+        Waves {
+            h,
+            sms: sms.max(1) as u64,
+            wave: (sms.max(1) * blocks_per_sm.max(1)) as u64,
+            blocks: Vec::new(),
+            current: BlockTrace::default(),
+            stored: 0,
+        }
+    }
+
+    /// A request of the block running now: its distinct sectors.
+    pub fn request(&mut self, sectors: &[u64], write: bool) {
+        self.current.sectors.extend_from_slice(sectors);
+        self.current
+            .ends
+            .push((self.current.sectors.len() as u32, write));
+        self.stored += sectors.len();
+    }
+
+    /// The block with linear index `block` has finished.
+    pub fn end_block(&mut self, block: u64) {
+        let mut t = std::mem::take(&mut self.current);
+        t.sm = ((block % self.wave) % self.sms) as usize;
+        self.blocks.push(t);
+        if (block + 1).is_multiple_of(self.wave) || self.stored >= TRACE_BUDGET {
+            self.replay();
+        }
+    }
+
+    fn replay(&mut self) {
+        let steps = self.blocks.iter().map(|b| b.ends.len()).max().unwrap_or(0);
+        for i in 0..steps {
+            for b in &self.blocks {
+                if let Some(&(end, write)) = b.ends.get(i) {
+                    let start = if i == 0 { 0 } else { b.ends[i - 1].0 };
+                    self.h
+                        .request(b.sm, &b.sectors[start as usize..end as usize], write);
+                }
+            }
+        }
+        self.blocks.clear();
+        self.stored = 0;
+    }
+
+    /// Replays what is left and ends the launch; gives the caches back for the next.
+    pub fn finish(mut self) -> (CacheCounters, Hierarchy) {
+        self.replay();
+        let c = self.h.finish();
+        (c, self.h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lru_within_a_set() {
+        // One set of two ways.
+        let mut c = SectorCache::new(256, 2);
+        assert!(!c.access(0, false, true).hit);
+        assert!(!c.access(1, false, true).hit); // same line, another sector
+        assert!(c.access(0, false, true).hit);
+        assert!(!c.access(4, false, true).hit); // a second line
+        assert!(!c.access(8, false, true).hit); // a third: evicts the least recent, line 0
+        assert!(c.access(4, false, true).hit);
+        assert!(!c.access(0, false, true).hit);
+    }
+
+    #[test]
+    fn dirty_sectors_are_written_back_once() {
+        let mut h = Hierarchy::new(1, 0, 256);
+        h.request(0, &[0, 1], true);
+        h.request(0, &[4], false);
+        h.request(0, &[8], false); // evicts the dirty line: two sectors
+        let c = h.finish();
+        assert_eq!(c.dram_write_bytes, 64);
+        assert_eq!(c.dram_read_bytes, 64);
+    }
+
+    #[test]
+    fn blocks_of_a_wave_interleave() {
+        // Two SMs, one block each per wave, an L1 of one line per SM. Block 0 reads line 0 twice, block 1 reads line 1 twice: each
+        // on its own SM, so both second reads hit L1 whatever the interleaving.
+        let mut w = Waves::new(Hierarchy::new(2, 128, 1 << 20), 2, 1);
+        w.request(&[0], false);
+        w.request(&[0], false);
+        w.end_block(0);
+        w.request(&[4], false);
+        w.request(&[4], false);
+        w.end_block(1);
+        let (c, _) = w.finish();
+        assert_eq!((c.l1_sectors, c.l1_hits), (4, 2));
+        // One SM, two resident blocks sharing an L1 of one line: interleaved, the blocks
+        // evict each other's line, so no second read hits.
+        let mut w = Waves::new(Hierarchy::new(1, 128, 1 << 20), 1, 2);
+        w.request(&[0], false);
+        w.request(&[0], false);
+        w.end_block(0);
+        w.request(&[4], false);
+        w.request(&[4], false);
+        w.end_block(1);
+        let (c, h) = w.finish();
+        assert_eq!((c.l1_sectors, c.l1_hits), (4, 0));
+        // Emptied for the next launch: the same requests give the same counts.
+        let mut w = Waves::new(Hierarchy::cold(Some(h), 1, 128, 1 << 20), 1, 2);
+        for b in 0..2 {
+            w.request(&[4 * b], false);
+            w.request(&[4 * b], false);
+            w.end_block(b);
+        }
+        assert_eq!(w.finish().0, c);
+    }
+
+    #[test]
+    fn stores_update_l1_without_allocating() {
+        let mut h = Hierarchy::new(1, 1024, 4096);
+        h.request(0, &[3], true);
+        h.request(0, &[3], false); // not in L1; in L2 (written)
+        h.request(0, &[3], false); // now in L1
+        let c = h.finish();
+        assert_eq!((c.l1_sectors, c.l1_hits), (2, 1));
+        assert_eq!((c.l2_sectors, c.l2_hits), (2, 1));
+        assert_eq!(c.dram_read_bytes, 0);
+        assert_eq!(c.dram_write_bytes, 32);
+    }
+}
