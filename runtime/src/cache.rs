@@ -374,38 +374,29 @@ mod tests {
         assert_eq!(c.dram_read_bytes, 64);
     }
 
-    #[test]
-    fn blocks_of_a_wave_interleave() {
-        // Two SMs, one block each per wave, an L1 of one line per SM. Block 0 reads line 0 twice, block 1 reads line 1 twice: each
-        // on its own SM, so both second reads hit L1 whatever the interleaving.
-        let mut w = Waves::new(Hierarchy::new(2, 128, 1 << 20), 2, 1);
-        w.request(&[0], false);
-        w.request(&[0], false);
-        w.end_block(0);
-        w.request(&[4], false);
-        w.request(&[4], false);
-        w.end_block(1);
-        let (c, _) = w.finish();
-        assert_eq!((c.l1_sectors, c.l1_hits), (4, 2));
-        // One SM, two resident blocks sharing an L1 of one line: interleaved, the blocks
-        // evict each other's line, so no second read hits.
-        let mut w = Waves::new(Hierarchy::new(1, 128, 1 << 20), 1, 2);
-        w.request(&[0], false);
-        w.request(&[0], false);
-        w.end_block(0);
-        w.request(&[4], false);
-        w.request(&[4], false);
-        w.end_block(1);
-        let (c, h) = w.finish();
-        assert_eq!((c.l1_sectors, c.l1_hits), (4, 0));
-        // Emptied for the next launch: the same requests give the same counts.
-        let mut w = Waves::new(Hierarchy::cold(Some(h), 1, 128, 1 << 20), 1, 2);
+    /// Two blocks, each reading its own line twice (block `b` line `b`).
+    fn two_blocks_reading_twice(mut w: Waves) -> (CacheCounters, Hierarchy) {
         for b in 0..2 {
             w.request(&[4 * b], false);
             w.request(&[4 * b], false);
             w.end_block(b);
         }
-        assert_eq!(w.finish().0, c);
+        w.finish()
+    }
+
+    #[test]
+    fn blocks_of_a_wave_interleave() {
+        // Two SMs, one block each per wave, an L1 of one line per SM: each block on its
+        // own SM, so both second reads hit L1 whatever the interleaving.
+        let (c, _) = two_blocks_reading_twice(Waves::new(Hierarchy::new(2, 128, 1 << 20), 2, 1));
+        assert_eq!((c.l1_sectors, c.l1_hits), (4, 2));
+        // One SM, two resident blocks sharing an L1 of one line: interleaved, the blocks
+        // evict each other's line, so no second read hits.
+        let (c, h) = two_blocks_reading_twice(Waves::new(Hierarchy::new(1, 128, 1 << 20), 1, 2));
+        assert_eq!((c.l1_sectors, c.l1_hits), (4, 0));
+        // Emptied for the next launch: the same requests give the same counts.
+        let cold = Hierarchy::cold(Some(h), 1, 128, 1 << 20);
+        assert_eq!(two_blocks_reading_twice(Waves::new(cold, 1, 2)).0, c);
     }
 
     #[test]
