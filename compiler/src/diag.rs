@@ -20,6 +20,9 @@ pub struct Diagnostic {
     /// The source line the caret points into, when known.
     pub source_line: Option<String>,
     pub warning: bool,
+    /// A fatal error (clang's "too many errors emitted"): printed as such and not
+    /// counted among the errors.
+    pub fatal: bool,
 }
 
 impl Diagnostic {
@@ -27,6 +30,14 @@ impl Diagnostic {
     pub fn warning(loc: Loc, message: impl Into<String>) -> Self {
         Diagnostic {
             warning: true,
+            ..Diagnostic::new(loc, message)
+        }
+    }
+
+    /// A fatal error: nothing after it was looked at.
+    pub fn fatal(loc: Loc, message: impl Into<String>) -> Self {
+        Diagnostic {
+            fatal: true,
             ..Diagnostic::new(loc, message)
         }
     }
@@ -43,13 +54,18 @@ impl Diagnostic {
             message: message.into(),
             source_line,
             warning: false,
+            fatal: false,
         }
     }
 }
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kind = if self.warning { "warning" } else { "error" };
+        let kind = match (self.warning, self.fatal) {
+            (true, _) => "warning",
+            (_, true) => "fatal error",
+            _ => "error",
+        };
         let color = COLOR.load(Ordering::Relaxed);
         if color {
             let hue = if self.warning { 35 } else { 31 };

@@ -1000,7 +1000,7 @@ impl Lowerer {
         let r = self.lower(stmts);
         let mut errors = std::mem::take(&mut self.errors);
         match r {
-            Err(d) if errors.len() >= ERROR_LIMIT => errors.push(Diagnostic::new(
+            Err(d) if errors.len() >= ERROR_LIMIT => errors.push(Diagnostic::fatal(
                 d.loc,
                 "too many errors emitted, stopping now [-ferror-limit=]",
             )),
