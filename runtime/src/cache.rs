@@ -99,8 +99,10 @@ impl SectorCache {
             self.is_touched[set] = true;
             self.touched.push(set as u32);
         }
-        let ways = set * self.ways..(set + 1) * self.ways;
-        if let Some(w) = ways.clone().find(|&w| self.tags[w] == tag) {
+        let base = set * self.ways;
+        let tags = &self.tags[base..base + self.ways];
+        if let Some(i) = tags.iter().position(|&t| t == tag) {
+            let w = base + i;
             let hit = self.valid[w] & bit != 0;
             self.used[w] = self.clock;
             if !write || allocate_on_write {
@@ -121,9 +123,14 @@ impl SectorCache {
             };
         }
         // An empty way first, else the least recently used.
-        let victim = ways
-            .min_by_key(|&w| (self.tags[w] != 0, self.used[w]))
-            .expect("a set has at least one way");
+        let used = &self.used[base..base + self.ways];
+        let victim = base
+            + match tags.iter().position(|&t| t == 0) {
+                Some(i) => i,
+                None => (0..self.ways)
+                    .min_by_key(|&i| used[i])
+                    .expect("a set has at least one way"),
+            };
         let written_back = self.dirty[victim].count_ones() as u64;
         self.tags[victim] = tag;
         self.used[victim] = self.clock;
@@ -177,7 +184,9 @@ pub struct CacheCounters {
 /// The caches of one launch: an L1 per SM (absent where the GPU does not cache global
 /// loads in L1) and the L2.
 pub struct Hierarchy {
-    l1: Vec<SectorCache>,
+    /// Each SM's L1, made when the SM first uses it (a small launch touches few SMs).
+    l1: Vec<Option<SectorCache>>,
+    l1_bytes: u64,
     l2: Option<SectorCache>,
     /// (SMs, L1 bytes, L2 bytes) it was made for.
     shape: (u32, u64, u64),
@@ -191,7 +200,7 @@ impl Hierarchy {
         let l1 = if l1_bytes == 0 {
             Vec::new()
         } else {
-            (0..sms).map(|_| SectorCache::new(l1_bytes, 4)).collect()
+            (0..sms).map(|_| None).collect()
         };
         Hierarchy {
             shape: (sms, l1_bytes, l2_bytes),
@@ -201,14 +210,17 @@ impl Hierarchy {
                 ..Default::default()
             },
             l1,
+            l1_bytes,
             l2: (l2_bytes > 0).then(|| SectorCache::new(l2_bytes, 16)),
         }
     }
 
     /// One request's distinct sectors from SM `sm`.
     pub fn request(&mut self, sm: usize, sectors: &[u64], write: bool) {
+        let l1_bytes = self.l1_bytes;
         for &s in sectors {
             if let Some(l1) = self.l1.get_mut(sm) {
+                let l1 = l1.get_or_insert_with(|| SectorCache::new(l1_bytes, 4));
                 let o = l1.access(s, write, false);
                 if !write {
                     self.c.l1_sectors += 1;
@@ -239,7 +251,7 @@ impl Hierarchy {
     pub fn cold(old: Option<Hierarchy>, sms: u32, l1_bytes: u64, l2_bytes: u64) -> Hierarchy {
         match old {
             Some(mut h) if h.shape == (sms, l1_bytes, l2_bytes) => {
-                h.l1.iter_mut().for_each(SectorCache::reset);
+                h.l1.iter_mut().flatten().for_each(SectorCache::reset);
                 if let Some(l2) = &mut h.l2 {
                     l2.reset();
                 }
