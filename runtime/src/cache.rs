@@ -26,18 +26,15 @@
 /// Sectors per 128-byte line.
 const SECTORS: u64 = 4;
 
-/// One set-associative sector cache. Its ways are stored as columns (tags, last uses,
-/// valid and dirty sector masks) of zeroed memory, so a new cache costs nothing until
-/// its sets are used.
+/// One set-associative sector cache. Each way is two words, side by side for the ways
+/// of a set: the tag (line address (byte address / 128) + 1; 0 for an empty way), then
+/// the last use (for LRU) shifted left by 8 over the dirty (bits 4-7) and valid (bits
+/// 0-3) sector masks. The memory is zeroed, so a new cache costs nothing until its sets
+/// are used.
 pub struct SectorCache {
     sets: u64,
     ways: usize,
-    /// Line address (byte address / 128) + 1 per way; 0 for an empty way.
-    tags: Vec<u64>,
-    /// Last use per way, for LRU.
-    used: Vec<u64>,
-    valid: Vec<u8>,
-    dirty: Vec<u8>,
+    lines: Vec<[u64; 2]>,
     clock: u64,
     /// Sets used since the last [`SectorCache::reset`], so that emptying a large cache
     /// between launches costs what the launch touched, not its size.
@@ -59,14 +56,10 @@ impl SectorCache {
     pub fn new(bytes: u64, ways: usize) -> SectorCache {
         let ways = ways.min((bytes / 128) as usize).max(1);
         let sets = (bytes / (128 * ways as u64)).max(1);
-        let n = sets as usize * ways;
         SectorCache {
             sets,
             ways,
-            tags: vec![0; n],
-            used: vec![0; n],
-            valid: vec![0; n],
-            dirty: vec![0; n],
+            lines: vec![[0; 2]; sets as usize * ways],
             clock: 0,
             touched: Vec::new(),
             is_touched: vec![false; sets as usize],
@@ -76,12 +69,9 @@ impl SectorCache {
     /// Empties the cache.
     pub fn reset(&mut self) {
         for &set in &self.touched {
-            let r = set as usize * self.ways..(set as usize + 1) * self.ways;
-            self.tags[r.clone()].fill(0);
-            self.used[r.clone()].fill(0);
-            self.valid[r.clone()].fill(0);
-            self.dirty[r].fill(0);
-            self.is_touched[set as usize] = false;
+            let s = set as usize;
+            self.lines[s * self.ways..(s + 1) * self.ways].fill([0; 2]);
+            self.is_touched[s] = false;
         }
         self.touched.clear();
         self.clock = 0;
@@ -93,24 +83,24 @@ impl SectorCache {
         self.clock += 1;
         let line = sector / SECTORS;
         let tag = line + 1;
-        let bit = 1u8 << (sector % SECTORS);
+        let bit = 1u64 << (sector % SECTORS);
         let set = (line % self.sets) as usize;
         if !self.is_touched[set] {
             self.is_touched[set] = true;
             self.touched.push(set as u32);
         }
-        let base = set * self.ways;
-        let tags = &self.tags[base..base + self.ways];
-        if let Some(i) = tags.iter().position(|&t| t == tag) {
-            let w = base + i;
-            let hit = self.valid[w] & bit != 0;
-            self.used[w] = self.clock;
+        let now = self.clock << 8;
+        let ways = &mut self.lines[set * self.ways..(set + 1) * self.ways];
+        if let Some(w) = ways.iter_mut().find(|w| w[0] == tag) {
+            let hit = w[1] & bit != 0;
+            let mut masks = w[1] & 0xff;
             if !write || allocate_on_write {
-                self.valid[w] |= bit;
+                masks |= bit;
             }
             if write && allocate_on_write {
-                self.dirty[w] |= bit;
+                masks |= bit << 4;
             }
+            w[1] = now | masks;
             return Outcome {
                 hit,
                 written_back: 0,
@@ -123,19 +113,12 @@ impl SectorCache {
             };
         }
         // An empty way first, else the least recently used.
-        let used = &self.used[base..base + self.ways];
-        let victim = base
-            + match tags.iter().position(|&t| t == 0) {
-                Some(i) => i,
-                None => (0..self.ways)
-                    .min_by_key(|&i| used[i])
-                    .expect("a set has at least one way"),
-            };
-        let written_back = self.dirty[victim].count_ones() as u64;
-        self.tags[victim] = tag;
-        self.used[victim] = self.clock;
-        self.valid[victim] = bit;
-        self.dirty[victim] = if write { bit } else { 0 };
+        let victim = ways
+            .iter_mut()
+            .min_by_key(|w| (w[0] != 0, w[1] >> 8))
+            .expect("a set has at least one way");
+        let written_back = ((victim[1] >> 4) & 0xf).count_ones() as u64;
+        *victim = [tag, now | bit | if write { bit << 4 } else { 0 }];
         Outcome {
             hit: false,
             written_back,
@@ -146,8 +129,8 @@ impl SectorCache {
     pub fn dirty_sectors(&self) -> u64 {
         self.touched
             .iter()
-            .flat_map(|&s| &self.dirty[s as usize * self.ways..(s as usize + 1) * self.ways])
-            .map(|d| d.count_ones() as u64)
+            .flat_map(|&s| &self.lines[s as usize * self.ways..(s as usize + 1) * self.ways])
+            .map(|w| ((w[1] >> 4) & 0xf).count_ones() as u64)
             .sum()
     }
 }
