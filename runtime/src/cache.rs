@@ -173,6 +173,8 @@ pub struct Hierarchy {
     l2: Option<SectorCache>,
     /// (SMs, L1 bytes, L2 bytes) it was made for.
     shape: (u32, u64, u64),
+    /// Reused by [`Hierarchy::request`] for the sectors L1 passes on.
+    scratch: Vec<u64>,
     pub c: CacheCounters,
 }
 
@@ -187,6 +189,7 @@ impl Hierarchy {
         };
         Hierarchy {
             shape: (sms, l1_bytes, l2_bytes),
+            scratch: Vec::new(),
             c: CacheCounters {
                 l1_modelled: !l1.is_empty(),
                 l2_modelled: l2_bytes > 0,
@@ -198,21 +201,40 @@ impl Hierarchy {
         }
     }
 
-    /// One request's distinct sectors from SM `sm`.
+    /// One request's distinct sectors from SM `sm`: L1, then L2 for what L1 leaves.
     pub fn request(&mut self, sm: usize, sectors: &[u64], write: bool) {
+        let mut rest = std::mem::take(&mut self.scratch);
+        rest.clear();
+        self.l1_request(sm, sectors, write, &mut rest);
+        self.l2_request(&rest, write);
+        self.scratch = rest;
+    }
+
+    /// The L1 part of a request: appends to `rest` the sectors that go on to L2 (the
+    /// loads L1 missed; every store, written through).
+    pub fn l1_request(&mut self, sm: usize, sectors: &[u64], write: bool, rest: &mut Vec<u64>) {
         let l1_bytes = self.l1_bytes;
+        let Some(l1) = self.l1.get_mut(sm) else {
+            rest.extend_from_slice(sectors);
+            return;
+        };
+        let l1 = l1.get_or_insert_with(|| SectorCache::new(l1_bytes, 4));
         for &s in sectors {
-            if let Some(l1) = self.l1.get_mut(sm) {
-                let l1 = l1.get_or_insert_with(|| SectorCache::new(l1_bytes, 4));
-                let o = l1.access(s, write, false);
-                if !write {
-                    self.c.l1_sectors += 1;
-                    if o.hit {
-                        self.c.l1_hits += 1;
-                        continue;
-                    }
+            let o = l1.access(s, write, false);
+            if !write {
+                self.c.l1_sectors += 1;
+                if o.hit {
+                    self.c.l1_hits += 1;
+                    continue;
                 }
             }
+            rest.push(s);
+        }
+    }
+
+    /// The L2 part of a request (or DRAM, without an L2).
+    pub fn l2_request(&mut self, sectors: &[u64], write: bool) {
+        for &s in sectors {
             match &mut self.l2 {
                 Some(l2) => {
                     let o = l2.access(s, write, true);
@@ -282,25 +304,45 @@ pub struct Waves {
     h: Hierarchy,
     sms: u64,
     wave: u64,
+    /// Every block of the launch is alone on its SM in its wave (no more blocks than
+    /// SMs, or one resident block per SM): its L1 sees its requests in program order
+    /// whatever the interleaving, so L1 is looked up as the block runs and only what
+    /// goes on to L2 is recorded for the interleaved replay (the same counts, a
+    /// smaller trace).
+    eager_l1: bool,
+    scratch: Vec<u64>,
     blocks: Vec<BlockTrace>,
     current: BlockTrace,
     stored: usize,
 }
 
 impl Waves {
-    pub fn new(h: Hierarchy, sms: u32, blocks_per_sm: u32) -> Waves {
+    /// The caches of a launch of `blocks` blocks with `blocks_per_sm` resident per SM.
+    pub fn new(h: Hierarchy, sms: u32, blocks_per_sm: u32, blocks: u64) -> Waves {
         Waves {
             h,
             sms: sms.max(1) as u64,
             wave: (sms.max(1) * blocks_per_sm.max(1)) as u64,
+            eager_l1: blocks <= sms as u64 || blocks_per_sm <= 1,
+            scratch: Vec::new(),
             blocks: Vec::new(),
             current: BlockTrace::default(),
             stored: 0,
         }
     }
 
-    /// A request of the block running now: its distinct sectors.
-    pub fn request(&mut self, sectors: &[u64], write: bool) {
+    /// A request of the block running now (linear index `block`): its distinct sectors.
+    pub fn request(&mut self, block: u64, sectors: &[u64], write: bool) {
+        let sectors = if self.eager_l1 {
+            let sm = ((block % self.wave) % self.sms) as usize;
+            let mut rest = std::mem::take(&mut self.scratch);
+            rest.clear();
+            self.h.l1_request(sm, sectors, write, &mut rest);
+            self.scratch = rest;
+            &self.scratch[..]
+        } else {
+            sectors
+        };
         self.current.sectors.extend_from_slice(sectors);
         self.current
             .ends
@@ -324,8 +366,12 @@ impl Waves {
             for b in &self.blocks {
                 if let Some(&(end, write)) = b.ends.get(i) {
                     let start = if i == 0 { 0 } else { b.ends[i - 1].0 };
-                    self.h
-                        .request(b.sm, &b.sectors[start as usize..end as usize], write);
+                    let part = &b.sectors[start as usize..end as usize];
+                    if self.eager_l1 {
+                        self.h.l2_request(part, write);
+                    } else {
+                        self.h.request(b.sm, part, write);
+                    }
                 }
             }
         }
@@ -372,8 +418,8 @@ mod tests {
     /// Two blocks, each reading its own line twice (block `b` line `b`).
     fn two_blocks_reading_twice(mut w: Waves) -> (CacheCounters, Hierarchy) {
         for b in 0..2 {
-            w.request(&[4 * b], false);
-            w.request(&[4 * b], false);
+            w.request(b, &[4 * b], false);
+            w.request(b, &[4 * b], false);
             w.end_block(b);
         }
         w.finish()
@@ -382,16 +428,44 @@ mod tests {
     #[test]
     fn blocks_of_a_wave_interleave() {
         // Two SMs, one block each per wave, an L1 of one line per SM: each block on its
-        // own SM, so both second reads hit L1 whatever the interleaving.
-        let (c, _) = two_blocks_reading_twice(Waves::new(Hierarchy::new(2, 128, 1 << 20), 2, 1));
+        // own SM, so both second reads hit L1 whatever the interleaving (L1 looked up as
+        // the blocks run), and as many with two resident blocks per SM allowed.
+        let (c, _) = two_blocks_reading_twice(Waves::new(Hierarchy::new(2, 128, 1 << 20), 2, 1, 2));
         assert_eq!((c.l1_sectors, c.l1_hits), (4, 2));
+        let (c2, _) =
+            two_blocks_reading_twice(Waves::new(Hierarchy::new(2, 128, 1 << 20), 2, 2, 2));
+        assert_eq!(c2, c);
         // One SM, two resident blocks sharing an L1 of one line: interleaved, the blocks
         // evict each other's line, so no second read hits.
-        let (c, h) = two_blocks_reading_twice(Waves::new(Hierarchy::new(1, 128, 1 << 20), 1, 2));
+        let (c, h) = two_blocks_reading_twice(Waves::new(Hierarchy::new(1, 128, 1 << 20), 1, 2, 2));
         assert_eq!((c.l1_sectors, c.l1_hits), (4, 0));
         // Emptied for the next launch: the same requests give the same counts.
         let cold = Hierarchy::cold(Some(h), 1, 128, 1 << 20);
-        assert_eq!(two_blocks_reading_twice(Waves::new(cold, 1, 2)).0, c);
+        assert_eq!(two_blocks_reading_twice(Waves::new(cold, 1, 2, 2)).0, c);
+    }
+
+    #[test]
+    fn looking_up_l1_as_blocks_run_counts_the_same() {
+        // Four blocks on four SMs (each alone on its SM): pseudo-random loads and
+        // stores over 64 lines, with L1 looked up as the blocks run or at the replay.
+        let run = |eager: bool| {
+            let mut w = Waves::new(Hierarchy::new(4, 512, 2048), 4, 2, 4);
+            assert!(w.eager_l1);
+            w.eager_l1 = eager;
+            let mut x: u64 = 12345;
+            for b in 0..4 {
+                for _ in 0..200 {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let s = (x >> 33) % 256;
+                    w.request(b, &[s, s + 1], (x >> 20) % 4 == 0);
+                }
+                w.end_block(b);
+            }
+            w.finish().0
+        };
+        let (a, b) = (run(true), run(false));
+        assert_eq!(a, b);
+        assert!(a.l1_hits > 0 && a.l2_hits > 0 && a.dram_read_bytes > 0);
     }
 
     #[test]

@@ -839,7 +839,7 @@ impl Ctx<'_> {
                         d += 1;
                     }
                 }
-                self.waves.request(&s[..d], write);
+                self.waves.request(self.block_linear, &s[..d], write);
                 let distinct = d as u64;
                 if write {
                     self.c.global_store_requests += 1;
@@ -1206,7 +1206,7 @@ impl Device for Sim {
             launch_start,
             block_start: launch_start,
             c: Counters::default(),
-            waves: crate::cache::Waves::new(caches, self.gpu.sms, per_sm),
+            waves: crate::cache::Waves::new(caches, self.gpu.sms, per_sm, grid.iter().product()),
         };
         let classes: Vec<usize> = k.code.iter().map(|i| class_of(i, &k)).collect();
         let nwarps = tpb.div_ceil(WARP as u64) as usize;
