@@ -457,7 +457,7 @@ mod tests {
                 for _ in 0..200 {
                     x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                     let s = (x >> 33) % 256;
-                    w.request(b, &[s, s + 1], (x >> 20) % 4 == 0);
+                    w.request(b, &[s, s + 1], (x >> 20).is_multiple_of(4));
                 }
                 w.end_block(b);
             }
