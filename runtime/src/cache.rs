@@ -455,7 +455,9 @@ mod tests {
             let mut x: u64 = 12345;
             for b in 0..4 {
                 for _ in 0..200 {
-                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
                     let s = (x >> 33) % 256;
                     w.request(b, &[s, s + 1], (x >> 20).is_multiple_of(4));
                 }
