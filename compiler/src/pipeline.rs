@@ -226,7 +226,13 @@ pub fn check_arch(arch: &str, with_ptxas: bool) -> Result<bool, String> {
 
 /// The architectures to build for: `given` checked, duplicates dropped, or the default
 /// for the output form; several only for objects (one code object per architecture).
-pub fn resolve_archs(given: &[String], emit: Emit) -> Result<Vec<String>, Failure> {
+/// `asked` is how the user asked for the form, for the message (`-S`), by default
+/// `--emit=KIND`.
+pub fn resolve_archs(
+    given: &[String],
+    emit: Emit,
+    asked: Option<&str>,
+) -> Result<Vec<String>, Failure> {
     let wants_nvidia = match emit {
         Emit::Ptx | Emit::Cubin => Some(true),
         Emit::Amdgcn | Emit::Hsaco => Some(false),
@@ -247,8 +253,8 @@ pub fn resolve_archs(given: &[String], emit: Emit) -> Result<Vec<String>, Failur
     }
     if archs.len() > 1 && !matches!(emit, Emit::Object | Emit::Mlir | Emit::Gpu | Emit::Emulated) {
         return fail(format!(
-            "--emit={} makes one file for one architecture, but {} were given ({}); several --offload-arch are for -c and programs",
-            emit.extension(),
+            "{} makes one file for one architecture, but {} were given ({}); several --offload-arch are for -c and programs",
+            asked.map_or_else(|| format!("--emit={}", emit.extension()), String::from),
             archs.len(),
             archs.join(", ")
         ));
@@ -268,7 +274,7 @@ pub fn resolve_archs(given: &[String], emit: Emit) -> Result<Vec<String>, Failur
 
 /// Compiles one C file to the requested form.
 pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
-    let archs = resolve_archs(&opts.offload_arch, opts.emit)?;
+    let archs = resolve_archs(&opts.offload_arch, opts.emit, None)?;
     let arch = archs[0].clone();
 
     let scops = {
@@ -480,7 +486,7 @@ fn object<'a>(
 /// `tessel-run`'s compilation: a gpu-dialect module (host functions and `gpu.module`s or
 /// `gpu.launch` regions) to a host object with the kernels embedded, as `--emit=obj`.
 pub fn object_from_mlir(text: &str, archs: &[String], opt: u8) -> Result<Vec<u8>, Failure> {
-    let archs = resolve_archs(archs, Emit::Object)?;
+    let archs = resolve_archs(archs, Emit::Object, None)?;
     let session = Session::new();
     let located = |d: Vec<MlirDiag>| {
         Failure(

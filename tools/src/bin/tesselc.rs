@@ -106,24 +106,16 @@ fn main() -> ExitCode {
         return preprocess(&args, &cflags);
     }
     let deps = clang.deps;
-    let mut distinct: Vec<&str> = Vec::new();
-    for a in &args.offload_arch {
-        if !distinct.contains(&a.as_str()) {
-            distinct.push(a);
-        }
-    }
-    if args.assembly && distinct.len() > 1 {
-        eprintln!(
-            "error: -S makes one file for one architecture, but {} were given ({}); several --offload-arch are for -c and programs",
-            distinct.len(),
-            distinct.join(", ")
-        );
-        return ExitCode::from(1);
-    }
     let assembly = args.assembly.then(|| match args.offload_arch.first() {
         Some(a) if a.starts_with("gfx") => Emit::Amdgcn,
         _ => Emit::Ptx,
     });
+    if let Some(e) = assembly {
+        if let Err(f) = tessel::pipeline::resolve_archs(&args.offload_arch, e, Some("-S")) {
+            report(f.0);
+            return ExitCode::from(1);
+        }
+    }
     let emit = match (&args.emit, args.compile_only) {
         _ if let Some(e) = assembly => e,
         (Some(e), false) => Emit::parse(e).expect("clap restricts --emit to the known kinds"),
