@@ -284,35 +284,49 @@ impl Hierarchy {
 /// whose requests exceed it is replayed in parts, each interleaved on its own.
 const TRACE_BUDGET: usize = 1 << 23;
 
-/// One block's global requests in execution order.
+/// One block's global requests in execution order, recorded as the block runs (on
+/// whichever thread runs it) and handed to [`Waves::add`] in block order.
 #[derive(Default)]
-struct BlockTrace {
+pub struct BlockTrace {
     sm: usize,
     sectors: Vec<u64>,
     /// End of each request in `sectors`, and whether it is a store.
     ends: Vec<(u32, bool)>,
 }
 
+impl BlockTrace {
+    /// A request's distinct sectors.
+    pub fn request(&mut self, sectors: &[u64], write: bool) {
+        self.sectors.extend_from_slice(sectors);
+        self.ends.push((self.sectors.len() as u32, write));
+    }
+
+    /// The sectors of request `i`.
+    fn part(&self, i: usize) -> &[u64] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1].0 };
+        &self.sectors[start as usize..self.ends[i].0 as usize]
+    }
+}
+
 /// Feeds the caches in the order the GPU would: blocks are assigned to SMs round-robin
 /// in waves of `SMs × resident blocks per SM` (block `b` of a wave on SM `b mod SMs`),
 /// and the blocks of a wave run at the same time, so their requests reach the caches
 /// interleaved: the first request of every block of the wave, then the second, and so
-/// on. sim executes blocks one after another (their results do not depend on the
-/// order), records each block's requests, and replays a wave once its last block has
-/// run.
+/// on. sim executes blocks one after another or several at once on its own threads
+/// (their results do not depend on the order), records each block's requests, and hands
+/// them over in block order; a wave is replayed once its last block is in.
 pub struct Waves {
     h: Hierarchy,
     sms: u64,
     wave: u64,
     /// Every block of the launch is alone on its SM in its wave (no more blocks than
     /// SMs, or one resident block per SM): its L1 sees its requests in program order
-    /// whatever the interleaving, so L1 is looked up as the block runs and only what
-    /// goes on to L2 is recorded for the interleaved replay (the same counts, a
-    /// smaller trace).
+    /// whatever the interleaving, so L1 is looked up as the block comes in and only what
+    /// goes on to L2 is kept for the interleaved replay (the same counts, a smaller
+    /// trace).
     eager_l1: bool,
     scratch: Vec<u64>,
     blocks: Vec<BlockTrace>,
-    current: BlockTrace,
     stored: usize,
 }
 
@@ -326,34 +340,31 @@ impl Waves {
             eager_l1: blocks <= sms as u64 || blocks_per_sm <= 1,
             scratch: Vec::new(),
             blocks: Vec::new(),
-            current: BlockTrace::default(),
             stored: 0,
         }
     }
 
-    /// A request of the block running now (linear index `block`): its distinct sectors.
-    pub fn request(&mut self, block: u64, sectors: &[u64], write: bool) {
-        let sectors = if self.eager_l1 {
-            let sm = ((block % self.wave) % self.sms) as usize;
-            let mut rest = std::mem::take(&mut self.scratch);
-            rest.clear();
-            self.h.l1_request(sm, sectors, write, &mut rest);
-            self.scratch = rest;
-            &self.scratch[..]
-        } else {
-            sectors
-        };
-        self.current.sectors.extend_from_slice(sectors);
-        self.current
-            .ends
-            .push((self.current.sectors.len() as u32, write));
-        self.stored += sectors.len();
-    }
-
-    /// The block with linear index `block` has finished.
-    pub fn end_block(&mut self, block: u64) {
-        let mut t = std::mem::take(&mut self.current);
+    /// The requests of the block with linear index `block`; blocks come in order.
+    pub fn add(&mut self, block: u64, mut t: BlockTrace) {
         t.sm = ((block % self.wave) % self.sms) as usize;
+        if self.eager_l1 {
+            // What L1 passes on, in place: a subsequence of each request.
+            let mut rest = std::mem::take(&mut self.scratch);
+            let (mut kept, mut start) = (0, 0);
+            for i in 0..t.ends.len() {
+                let (end, write) = t.ends[i];
+                rest.clear();
+                self.h
+                    .l1_request(t.sm, &t.sectors[start..end as usize], write, &mut rest);
+                t.sectors[kept..kept + rest.len()].copy_from_slice(&rest);
+                kept += rest.len();
+                start = end as usize;
+                t.ends[i].0 = kept as u32;
+            }
+            t.sectors.truncate(kept);
+            self.scratch = rest;
+        }
+        self.stored += t.sectors.len();
         self.blocks.push(t);
         if (block + 1).is_multiple_of(self.wave) || self.stored >= TRACE_BUDGET {
             self.replay();
@@ -364,9 +375,8 @@ impl Waves {
         let steps = self.blocks.iter().map(|b| b.ends.len()).max().unwrap_or(0);
         for i in 0..steps {
             for b in &self.blocks {
-                if let Some(&(end, write)) = b.ends.get(i) {
-                    let start = if i == 0 { 0 } else { b.ends[i - 1].0 };
-                    let part = &b.sectors[start as usize..end as usize];
+                if let Some(&(_, write)) = b.ends.get(i) {
+                    let part = b.part(i);
                     if self.eager_l1 {
                         self.h.l2_request(part, write);
                     } else {
@@ -418,9 +428,10 @@ mod tests {
     /// Two blocks, each reading its own line twice (block `b` line `b`).
     fn two_blocks_reading_twice(mut w: Waves) -> (CacheCounters, Hierarchy) {
         for b in 0..2 {
-            w.request(b, &[4 * b], false);
-            w.request(b, &[4 * b], false);
-            w.end_block(b);
+            let mut t = BlockTrace::default();
+            t.request(&[4 * b], false);
+            t.request(&[4 * b], false);
+            w.add(b, t);
         }
         w.finish()
     }
@@ -454,14 +465,15 @@ mod tests {
             w.eager_l1 = eager;
             let mut x: u64 = 12345;
             for b in 0..4 {
+                let mut t = BlockTrace::default();
                 for _ in 0..200 {
                     x = x
                         .wrapping_mul(6364136223846793005)
                         .wrapping_add(1442695040888963407);
                     let s = (x >> 33) % 256;
-                    w.request(b, &[s, s + 1], (x >> 20).is_multiple_of(4));
+                    t.request(&[s, s + 1], (x >> 20).is_multiple_of(4));
                 }
-                w.end_block(b);
+                w.add(b, t);
             }
             w.finish().0
         };

@@ -17,6 +17,7 @@ pub mod cache;
 pub mod cuda;
 pub mod gpus;
 pub mod hip;
+pub mod parallel;
 pub mod profile;
 pub mod sim;
 

@@ -77,6 +77,48 @@ pub struct Counters {
     pub block_chain_max: u64,
 }
 
+impl Counters {
+    /// Adds the counts of `o` (blocks run elsewhere): sums, and the maximum chain.
+    pub fn merge(&mut self, o: &Counters) {
+        let Counters {
+            global_load_requests,
+            global_load_sectors,
+            global_store_requests,
+            global_store_sectors,
+            shared_load_requests,
+            shared_load_wavefronts,
+            shared_store_requests,
+            shared_store_wavefronts,
+            barriers,
+            instructions,
+            warp_instructions,
+            classes,
+            warp_classes,
+            block_chain_sum,
+            block_chain_max,
+        } = o;
+        self.global_load_requests += global_load_requests;
+        self.global_load_sectors += global_load_sectors;
+        self.global_store_requests += global_store_requests;
+        self.global_store_sectors += global_store_sectors;
+        self.shared_load_requests += shared_load_requests;
+        self.shared_load_wavefronts += shared_load_wavefronts;
+        self.shared_store_requests += shared_store_requests;
+        self.shared_store_wavefronts += shared_store_wavefronts;
+        self.barriers += barriers;
+        self.instructions += instructions;
+        self.warp_instructions += warp_instructions;
+        for (a, b) in self.classes.iter_mut().zip(classes) {
+            *a += b;
+        }
+        for (a, b) in self.warp_classes.iter_mut().zip(warp_classes) {
+            *a += b;
+        }
+        self.block_chain_sum += block_chain_sum;
+        self.block_chain_max = self.block_chain_max.max(*block_chain_max);
+    }
+}
+
 impl Launch {
     pub fn threads(&self) -> u64 {
         self.grid.iter().product::<u64>() * self.block.iter().product::<u64>()

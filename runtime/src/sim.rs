@@ -26,12 +26,15 @@
 
 use crate::api::Device;
 use crate::bytecode::*;
+use crate::cache::{BlockTrace, CacheCounters, Hierarchy, Waves};
 use crate::gpus::{self, Gpu};
+use crate::parallel::{self, Owners, Snapshot};
 use crate::profile::{Counters, Launch};
 use std::alloc::Layout;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ffi::c_void;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Condvar, Mutex};
 
 const ALIGN: usize = 256;
 const WARP: usize = 32;
@@ -92,9 +95,8 @@ impl Shadow {
 struct Alloc {
     size: u64,
     layout: Layout,
-    /// Bytes per shadow entry (1, 2 or 4) and the entries.
+    /// Bytes per shadow entry (1, 2 or 4); the entries are in [`Sim::shadows`].
     gran: u64,
-    shadow: Vec<Shadow>,
 }
 
 pub struct Sim {
@@ -105,6 +107,15 @@ pub struct Sim {
     stamp: u32,
     /// The caches, kept between launches to reuse their memory (emptied at each launch).
     caches: Option<crate::cache::Hierarchy>,
+    /// The race shadow of each allocation, per thread running blocks (the first is the
+    /// serial run's), kept between launches.
+    shadows: Vec<HashMap<u64, Vec<Shadow>>>,
+    /// The tables of conflicts between blocks ([`Owners`]) and the epoch of the last
+    /// launch that used them.
+    owners: HashMap<u64, Vec<AtomicU64>>,
+    epoch: u64,
+    /// Threads to run blocks on (`TESSEL_SIM_THREADS`; `None`: the machine's cores).
+    threads: Option<usize>,
 }
 
 impl Sim {
@@ -116,6 +127,10 @@ impl Sim {
             functions: Vec::new(),
             stamp: 1,
             caches: None,
+            shadows: Vec::new(),
+            owners: HashMap::new(),
+            epoch: 0,
+            threads: parallel::asked()?,
         })
     }
 
@@ -140,14 +155,193 @@ impl Sim {
 
     fn next_stamp(&mut self) -> u32 {
         if self.stamp == u32::MAX {
-            for a in self.allocs.values_mut() {
-                a.shadow.iter_mut().for_each(|s| *s = Shadow::default());
-            }
+            self.shadows.clear();
             self.stamp = 1;
         }
         self.stamp += 1;
         self.stamp
     }
+}
+
+/// The outcome of running a launch's blocks: its counters, or the error that stopped
+/// it (`None`: a parallel run dropped, to run again serially).
+type BlocksRun = Result<(Counters, CacheCounters), Option<String>>;
+
+impl Sim {
+    /// This thread's shadows of the allocations a launch binds (`worker` 0: the serial
+    /// run's), empty where they are new.
+    fn take_shadows(&mut self, worker: usize, plan: &Plan) -> Vec<Vec<Shadow>> {
+        if self.shadows.len() <= worker {
+            self.shadows.resize_with(worker + 1, HashMap::new);
+        }
+        let pool = &mut self.shadows[worker];
+        plan.granules()
+            .into_iter()
+            .map(|(start, n)| match pool.remove(&start) {
+                Some(v) if v.len() == n => v,
+                _ => vec![Shadow::default(); n],
+            })
+            .collect()
+    }
+
+    fn put_shadows(&mut self, worker: usize, plan: &Plan, shadows: Vec<Vec<Shadow>>) {
+        for (v, b) in shadows.into_iter().zip(&plan.bound) {
+            self.shadows[worker].insert(b.0, v);
+        }
+    }
+
+    /// Runs every block of a launch on `threads` threads (see [`crate::parallel`]),
+    /// feeding the caches in block order.
+    fn run_blocks(&mut self, plan: &Plan, threads: usize) -> BlocksRun {
+        let launch_start = self.next_stamp();
+        let blocks = plan.blocks();
+        let caches = Hierarchy::cold(
+            self.caches.take(),
+            self.gpu.sms,
+            self.gpu
+                .l1_bytes(plan.shared_bytes, plan.blocks_per_sm as u64),
+            self.gpu.l2_kib * 1024,
+        );
+        let mut waves = Waves::new(caches, self.gpu.sms, plan.blocks_per_sm, blocks);
+        let shadows: Vec<_> = (0..threads).map(|w| self.take_shadows(w, plan)).collect();
+        let granules = plan.granules();
+        let mut owners = None;
+        if threads > 1 {
+            self.epoch += 1;
+            if self.epoch > 0xFFFF {
+                Owners::clear_pool(&mut self.owners);
+                self.epoch = 1;
+            }
+            owners = Some(Owners::new(&mut self.owners, &granules, self.epoch));
+        }
+        let gpu = self.gpu;
+        let ctxs: Vec<Ctx> = shadows
+            .into_iter()
+            .map(|sh| Ctx::new(plan, gpu, sh, owners.as_ref(), launch_start))
+            .collect();
+        let (result, done) = if threads == 1 {
+            let mut ctx = ctxs.into_iter().next().expect("one thread");
+            let mut result = Ok(());
+            for b in 0..blocks {
+                if let Err(e) = ctx.run_block(b) {
+                    result = Err(Some(e));
+                    break;
+                }
+                waves.add(b, std::mem::take(&mut ctx.trace));
+            }
+            (result, vec![ctx])
+        } else {
+            // SAFETY: the bound allocations are live, and nothing else runs on them
+            // before the restore below.
+            let bytes: Vec<(u64, u64)> = plan.bound.iter().map(|b| (b.0, b.1)).collect();
+            let snapshot = unsafe { Snapshot::take(&bytes) };
+            let (done, dropped) = run_parallel(ctxs, blocks, &mut waves);
+            if dropped {
+                // SAFETY: as above; every thread has ended.
+                unsafe { snapshot.restore() };
+            }
+            (if dropped { Err(None) } else { Ok(()) }, done)
+        };
+        let mut counters = Counters::default();
+        let mut stamp = launch_start;
+        let mut parts = Vec::new();
+        for ctx in done {
+            counters.merge(&ctx.c);
+            stamp = stamp.max(ctx.stamp);
+            parts.push(ctx.shadows);
+        }
+        for (w, sh) in parts.into_iter().enumerate() {
+            self.put_shadows(w, plan, sh);
+        }
+        if let Some(o) = owners {
+            o.into_pool(&mut self.owners, &granules);
+        }
+        self.stamp = stamp;
+        let (caches, hierarchy) = waves.finish();
+        self.caches = Some(hierarchy);
+        result.map(|()| (counters, caches))
+    }
+}
+
+/// Runs the blocks on one thread per context, each taking the next block not yet
+/// taken, while this thread hands the blocks' traces to the caches in block order.
+/// Gives the contexts back, and whether the run was dropped (an error or a conflict
+/// between blocks in some block; the caches are then incomplete).
+fn run_parallel<'a>(ctxs: Vec<Ctx<'a>>, blocks: u64, waves: &mut Waves) -> (Vec<Ctx<'a>>, bool) {
+    let next = AtomicU64::new(0);
+    let abort = AtomicBool::new(false);
+    // Blocks handed to the caches; a thread does not start a block more than `window`
+    // ahead of it, which bounds the traces waiting.
+    let fed = (Mutex::new(0u64), Condvar::new());
+    let window = 4 * ctxs.len() as u64;
+    let (tx, rx) = std::sync::mpsc::channel::<(u64, Option<BlockTrace>)>();
+    std::thread::scope(|sc| {
+        let handles: Vec<_> = ctxs
+            .into_iter()
+            .map(|mut ctx| {
+                let tx = tx.clone();
+                let (next, abort, fed) = (&next, &abort, &fed);
+                sc.spawn(move || {
+                    loop {
+                        let b = next.fetch_add(1, Relaxed);
+                        if b >= blocks || abort.load(Relaxed) {
+                            break;
+                        }
+                        {
+                            let mut f = fed.0.lock().unwrap();
+                            while b >= *f + window && !abort.load(Relaxed) {
+                                f = fed.1.wait(f).unwrap();
+                            }
+                        }
+                        let trace = match ctx.run_block(b) {
+                            Ok(()) => Some(std::mem::take(&mut ctx.trace)),
+                            Err(_) => {
+                                abort.store(true, Relaxed);
+                                drop(fed.0.lock().unwrap());
+                                fed.1.notify_all();
+                                None
+                            }
+                        };
+                        let failed = trace.is_none();
+                        if tx.send((b, trace)).is_err() || failed {
+                            break;
+                        }
+                    }
+                    ctx
+                })
+            })
+            .collect();
+        drop(tx);
+        let mut pending = BTreeMap::new();
+        let mut want = 0;
+        let mut dropped = false;
+        for (b, trace) in rx {
+            match trace {
+                Some(t) if !dropped => {
+                    pending.insert(b, t);
+                }
+                Some(_) => {}
+                None => dropped = true,
+            }
+            if dropped {
+                continue;
+            }
+            let before = want;
+            while let Some(t) = pending.remove(&want) {
+                waves.add(want, t);
+                want += 1;
+            }
+            if want != before {
+                *fed.0.lock().unwrap() = want;
+                fed.1.notify_all();
+            }
+        }
+        let done = handles
+            .into_iter()
+            .map(|h| h.join().expect("a sim thread panicked"))
+            .collect();
+        (done, dropped)
+    })
 }
 
 impl Drop for Sim {
@@ -171,6 +365,9 @@ struct Desc {
     start: u64,
     end: u64,
     arg: usize,
+    /// Index of the allocation among those the launch binds ([`Plan::bound`]);
+    /// `usize::MAX` for none.
+    bound: usize,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -191,11 +388,47 @@ struct Warp {
     private: Vec<u8>,
 }
 
+/// What the blocks of one launch share, read only.
+struct Plan {
+    k: Arc<Kernel>,
+    descs: Vec<Desc>,
+    /// The allocations the launch binds: start, bytes, bytes per shadow entry.
+    bound: Vec<(u64, u64, u64)>,
+    scalars: Vec<(Reg, u64)>,
+    classes: Vec<usize>,
+    grid: [u64; 3],
+    block: [u64; 3],
+    shared_bytes: u64,
+    blocks_per_sm: u32,
+}
+
+impl Plan {
+    fn blocks(&self) -> u64 {
+        self.grid.iter().product()
+    }
+
+    /// (start, shadow entries) of each bound allocation.
+    fn granules(&self) -> Vec<(u64, usize)> {
+        self.bound
+            .iter()
+            .map(|&(s, n, g)| (s, n.div_ceil(g) as usize))
+            .collect()
+    }
+}
+
+/// One thread's state for running blocks of a launch, one after another.
 struct Ctx<'a> {
     k: &'a Kernel,
     gpu: &'a Gpu,
-    descs: Vec<Desc>,
-    allocs: &'a mut BTreeMap<u64, Alloc>,
+    descs: &'a [Desc],
+    /// Bytes per shadow entry of each bound allocation, and this thread's shadow of it.
+    grans: Vec<u64>,
+    shadows: Vec<Vec<Shadow>>,
+    /// Conflicts between blocks, when blocks run on several threads.
+    owners: Option<&'a Owners>,
+    scalars: &'a [(Reg, u64)],
+    classes: &'a [usize],
+    warps: Vec<Warp>,
     shared: Vec<u8>,
     shared_shadow: Vec<Shadow>,
     block: [u64; 3],
@@ -207,8 +440,8 @@ struct Ctx<'a> {
     launch_start: u32,
     block_start: u32,
     c: Counters,
-    /// The caches, fed in wave order.
-    waves: crate::cache::Waves,
+    /// The global requests of the block running now, for the caches.
+    trace: BlockTrace,
 }
 
 struct Fault {
@@ -549,7 +782,151 @@ fn lanes(mut m: u32, mut f: impl FnMut(usize)) {
     }
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    fn new(
+        plan: &'a Plan,
+        gpu: &'a Gpu,
+        shadows: Vec<Vec<Shadow>>,
+        owners: Option<&'a Owners>,
+        launch_start: u32,
+    ) -> Ctx<'a> {
+        let k = &*plan.k;
+        let tpb: u64 = plan.block.iter().product();
+        let nwarps = tpb.div_ceil(WARP as u64) as usize;
+        Ctx {
+            k,
+            gpu,
+            descs: &plan.descs,
+            grans: plan.bound.iter().map(|b| b.2).collect(),
+            shadows,
+            owners,
+            scalars: &plan.scalars,
+            classes: &plan.classes,
+            warps: (0..nwarps)
+                .map(|_| Warp {
+                    chain: 0,
+                    regs: vec![0; k.nregs as usize * WARP],
+                    pc: [0; WARP],
+                    state: [Lane::Exited; WARP],
+                    tid: [[0; 3]; WARP],
+                    private: vec![0; k.private_bytes as usize * WARP],
+                })
+                .collect(),
+            shared: vec![0u8; plan.shared_bytes as usize],
+            shared_shadow: vec![Shadow::default(); plan.shared_bytes.div_ceil(4) as usize],
+            block: plan.block,
+            grid: plan.grid,
+            bid: [0; 3],
+            block_linear: 0,
+            threads_per_block: tpb,
+            stamp: launch_start,
+            launch_start,
+            block_start: launch_start,
+            c: Counters::default(),
+            trace: BlockTrace::default(),
+        }
+    }
+
+    /// Runs the block with linear index `b` to its end.
+    fn run_block(&mut self, b: u64) -> Result<(), String> {
+        let (grid, block, tpb) = (self.grid, self.block, self.threads_per_block);
+        self.bid = [
+            b % grid[0],
+            (b / grid[0]) % grid[1],
+            b / (grid[0] * grid[1]),
+        ];
+        self.block_linear = b;
+        self.stamp += 1;
+        self.block_start = self.stamp;
+        self.shared.fill(0);
+        let mut warps = std::mem::take(&mut self.warps);
+        for (wi, w) in warps.iter_mut().enumerate() {
+            for l in 0..WARP {
+                let t = (wi * WARP + l) as u64;
+                w.pc[l] = 0;
+                w.state[l] = if t < tpb { Lane::Running } else { Lane::Exited };
+                w.tid[l] = [
+                    t % block[0],
+                    (t / block[0]) % block[1],
+                    t / (block[0] * block[1]),
+                ];
+            }
+            for (r, v) in self.k.consts.iter().chain(self.scalars.iter()) {
+                w.regs[*r as usize * WARP..(*r as usize + 1) * WARP].fill(*v);
+            }
+            w.private.fill(0);
+            w.chain = 0;
+        }
+        let result = self.run_warps(&mut warps);
+        self.warps = warps;
+        result
+    }
+
+    /// Runs the warps of the block from barrier to barrier until all have returned.
+    fn run_warps(&mut self, warps: &mut [Warp]) -> Result<(), String> {
+        let (block, tpb, name) = (self.block, self.threads_per_block, &self.k.name);
+        let classes = self.classes;
+        loop {
+            for w in warps.iter_mut() {
+                self.run_warp(w, classes).map_err(|f| {
+                    format!(
+                        "kernel '{name}' {}: {}",
+                        self.thread_name(w.tid[f.lane]),
+                        f.msg
+                    )
+                })?;
+            }
+            // Every lane has returned or waits at a barrier.
+            let mut at: Option<(u32, [u64; 3])> = None;
+            let mut exited: Option<[u64; 3]> = None;
+            for w in warps.iter() {
+                for l in 0..WARP {
+                    if lane_tid(w, l, block) >= tpb {
+                        continue;
+                    }
+                    match w.state[l] {
+                        Lane::Barrier(pc) => match at {
+                            None => at = Some((pc, w.tid[l])),
+                            Some((p0, t0)) if p0 != pc => {
+                                return Err(format!(
+                                    "kernel '{name}' {}: barrier divergence: it waits at barrier #{pc} while thread ({}, {}, {}) waits at barrier #{p0}",
+                                    self.thread_name(w.tid[l]), t0[0], t0[1], t0[2]
+                                ))
+                            }
+                            _ => {}
+                        },
+                        Lane::Exited => exited = exited.or(Some(w.tid[l])),
+                        Lane::Running => unreachable!("run_warp returns when no lane runs"),
+                    }
+                }
+            }
+            match (at, exited) {
+                (None, _) => {
+                    let chain = warps.iter().map(|w| w.chain).max().unwrap_or(0);
+                    self.c.block_chain_sum += chain;
+                    self.c.block_chain_max = self.c.block_chain_max.max(chain);
+                    return Ok(());
+                }
+                (Some((pc, t)), Some(e)) => {
+                    return Err(format!(
+                        "kernel '{name}' {}: barrier divergence: it waits at barrier #{pc} but thread ({}, {}, {}) has returned without reaching it",
+                        self.thread_name(t), e[0], e[1], e[2]
+                    ))
+                }
+                (Some(_), None) => {
+                    self.stamp += 1;
+                    for w in warps.iter_mut() {
+                        for l in 0..WARP {
+                            if let Lane::Barrier(_) = w.state[l] {
+                                w.state[l] = Lane::Running;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     fn thread_name(&self, tid: [u64; 3]) -> String {
         format!(
             "block ({}, {}, {}) thread ({}, {}, {})",
@@ -759,11 +1136,11 @@ impl Ctx<'_> {
         match slot.space {
             Space::Global => {
                 let desc = &self.descs[mem as usize];
-                let alloc = self.allocs.get_mut(&desc.start);
-                let (mut shadow, gran) = match alloc {
-                    Some(a) => (Some(&mut a.shadow), a.gran),
+                let (mut shadow, gran) = match self.shadows.get_mut(desc.bound) {
+                    Some(s) => (Some(s), self.grans[desc.bound]),
                     None => (None, 4),
                 };
+                let owners = self.owners;
                 lanes(mask, |l| {
                     if fault.is_some() {
                         return;
@@ -809,6 +1186,15 @@ impl Ctx<'_> {
                                 });
                                 return;
                             }
+                            if let Some(ow) = owners {
+                                if !ow.access(desc.bound, e, geo.block_linear, write) {
+                                    fault = Some(Fault {
+                                        lane: l,
+                                        msg: "a conflict between blocks".into(),
+                                    });
+                                    return;
+                                }
+                            }
                         }
                     }
                     // SAFETY: inside a live device allocation (checked above).
@@ -839,7 +1225,7 @@ impl Ctx<'_> {
                         d += 1;
                     }
                 }
-                self.waves.request(self.block_linear, &s[..d], write);
+                self.trace.request(&s[..d], write);
                 let distinct = d as u64;
                 if write {
                     self.c.global_store_requests += 1;
@@ -1163,12 +1549,7 @@ impl Device for Sim {
                         ));
                     }
                     if let Some(al) = self.allocs.get_mut(&start) {
-                        let g = (elem.bytes() as u64).min(4);
-                        if g < al.gran || al.shadow.is_empty() {
-                            al.gran = g.min(al.gran);
-                            al.shadow =
-                                vec![Shadow::default(); (al.size.div_ceil(al.gran)) as usize];
-                        }
+                        al.gran = al.gran.min((elem.bytes() as u64).min(4));
                     }
                     descs[*slot as usize] = Desc {
                         base,
@@ -1178,149 +1559,44 @@ impl Device for Sim {
                         start,
                         end,
                         arg: ai,
+                        bound: usize::MAX,
                     };
                 }
             }
         }
-        let launch_start = self.next_stamp();
-        let per_sm = self.gpu.blocks_per_sm(tpb, smem, regs);
-        let caches = crate::cache::Hierarchy::cold(
-            self.caches.take(),
-            self.gpu.sms,
-            self.gpu.l1_bytes(smem, per_sm as u64),
-            self.gpu.l2_kib * 1024,
-        );
-        let mut ctx = Ctx {
-            k: &k,
-            gpu: self.gpu,
-            descs,
-            allocs: &mut self.allocs,
-            shared: vec![0u8; smem as usize],
-            shared_shadow: vec![Shadow::default(); smem.div_ceil(4) as usize],
-            block,
-            grid,
-            bid: [0; 3],
-            block_linear: 0,
-            threads_per_block: tpb,
-            stamp: launch_start,
-            launch_start,
-            block_start: launch_start,
-            c: Counters::default(),
-            waves: crate::cache::Waves::new(caches, self.gpu.sms, per_sm, grid.iter().product()),
-        };
-        let classes: Vec<usize> = k.code.iter().map(|i| class_of(i, &k)).collect();
-        let nwarps = tpb.div_ceil(WARP as u64) as usize;
-        let mut warps: Vec<Warp> = (0..nwarps)
-            .map(|_| Warp {
-                chain: 0,
-                regs: vec![0; k.nregs as usize * WARP],
-                pc: [0; WARP],
-                state: [Lane::Exited; WARP],
-                tid: [[0; 3]; WARP],
-                private: vec![0; k.private_bytes as usize * WARP],
-            })
-            .collect();
-        let mut stamp = self.stamp;
-        let result = (|| -> Result<(), String> {
-            for bz in 0..grid[2] {
-                for by in 0..grid[1] {
-                    for bx in 0..grid[0] {
-                        ctx.bid = [bx, by, bz];
-                        ctx.block_linear = bx + grid[0] * (by + grid[1] * bz);
-                        stamp += 1;
-                        ctx.block_start = stamp;
-                        ctx.stamp = stamp;
-                        ctx.shared.iter_mut().for_each(|b| *b = 0);
-                        for (wi, w) in warps.iter_mut().enumerate() {
-                            for l in 0..WARP {
-                                let t = (wi * WARP + l) as u64;
-                                w.pc[l] = 0;
-                                w.state[l] = if t < tpb { Lane::Running } else { Lane::Exited };
-                                w.tid[l] = [
-                                    t % block[0],
-                                    (t / block[0]) % block[1],
-                                    t / (block[0] * block[1]),
-                                ];
-                            }
-                            for (r, v) in k.consts.iter().chain(scalars.iter()) {
-                                w.regs[*r as usize * WARP..(*r as usize + 1) * WARP].fill(*v);
-                            }
-                            w.private.fill(0);
-                            w.chain = 0;
-                        }
-                        loop {
-                            for w in warps.iter_mut() {
-                                ctx.run_warp(w, &classes).map_err(|f| {
-                                    format!(
-                                        "kernel '{}' {}: {}",
-                                        k.name,
-                                        ctx.thread_name(w.tid[f.lane]),
-                                        f.msg
-                                    )
-                                })?;
-                            }
-                            // Every lane has returned or waits at a barrier.
-                            let mut at: Option<(u32, [u64; 3])> = None;
-                            let mut exited: Option<[u64; 3]> = None;
-                            for w in &warps {
-                                for l in 0..WARP {
-                                    if lane_tid(w, l, block) >= tpb {
-                                        continue;
-                                    }
-                                    match w.state[l] {
-                                        Lane::Barrier(pc) => match at {
-                                            None => at = Some((pc, w.tid[l])),
-                                            Some((p0, t0)) if p0 != pc => {
-                                                return Err(format!(
-                                                    "kernel '{}' {}: barrier divergence: it waits at barrier #{pc} while thread ({}, {}, {}) waits at barrier #{p0}",
-                                                    k.name, ctx.thread_name(w.tid[l]), t0[0], t0[1], t0[2]
-                                                ))
-                                            }
-                                            _ => {}
-                                        },
-                                        Lane::Exited => exited = exited.or(Some(w.tid[l])),
-                                        Lane::Running => unreachable!("run_warp returns when no lane runs"),
-                                    }
-                                }
-                            }
-                            match (at, exited) {
-                                (None, _) => {
-                                    let chain = warps.iter().map(|w| w.chain).max().unwrap_or(0);
-                                    ctx.c.block_chain_sum += chain;
-                                    ctx.c.block_chain_max = ctx.c.block_chain_max.max(chain);
-                                    break;
-                                }
-                                (Some((pc, t)), Some(e)) => {
-                                    return Err(format!(
-                                        "kernel '{}' {}: barrier divergence: it waits at barrier #{pc} but thread ({}, {}, {}) has returned without reaching it",
-                                        k.name, ctx.thread_name(t), e[0], e[1], e[2]
-                                    ))
-                                }
-                                (Some(_), None) => {
-                                    stamp += 1;
-                                    ctx.stamp = stamp;
-                                    for w in warps.iter_mut() {
-                                        for l in 0..WARP {
-                                            if let Lane::Barrier(_) = w.state[l] {
-                                                w.state[l] = Lane::Running;
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                        ctx.waves.end_block(ctx.block_linear);
-                    }
+        let mut bound: Vec<(u64, u64, u64)> = Vec::new();
+        for d in descs.iter_mut().filter(|d| d.end != 0) {
+            d.bound = match bound.iter().position(|b| b.0 == d.start) {
+                Some(i) => i,
+                None => {
+                    let a = &self.allocs[&d.start];
+                    bound.push((d.start, a.size, a.gran));
+                    bound.len() - 1
                 }
-            }
-            Ok(())
-        })();
-        let counters = std::mem::take(&mut ctx.c);
-        let Ctx { waves, .. } = ctx;
-        let (caches, hierarchy) = waves.finish();
-        self.caches = Some(hierarchy);
-        self.stamp = stamp;
-        result?;
+            };
+        }
+        let plan = Plan {
+            classes: k.code.iter().map(|i| class_of(i, &k)).collect(),
+            k: k.clone(),
+            descs,
+            bound,
+            scalars,
+            grid,
+            block,
+            shared_bytes: smem,
+            blocks_per_sm: self.gpu.blocks_per_sm(tpb, smem, regs),
+        };
+        let shadow_bytes: u64 = plan
+            .granules()
+            .iter()
+            .map(|g| g.1 as u64 * std::mem::size_of::<Shadow>() as u64)
+            .sum();
+        let threads = parallel::threads(self.threads, plan.blocks(), tpb, shadow_bytes);
+        let mut run = self.run_blocks(&plan, threads);
+        if let Err(None) = run {
+            run = self.run_blocks(&plan, 1);
+        }
+        let (counters, caches) = run.map_err(|e| e.unwrap_or_default())?;
         let g = self.gpu;
         Ok(Launch {
             kernel: k.name.clone(),
@@ -1362,7 +1638,6 @@ impl Device for Sim {
                 size: bytes,
                 layout,
                 gran: 4,
-                shadow: Vec::new(),
             },
         );
         Ok(p as *mut c_void)
@@ -1372,6 +1647,10 @@ impl Device for Sim {
         if ptr.is_null() {
             return Ok(());
         }
+        for pool in &mut self.shadows {
+            pool.remove(&(ptr as u64));
+        }
+        self.owners.remove(&(ptr as u64));
         match self.allocs.remove(&(ptr as u64)) {
             // SAFETY: allocated in `alloc` with this layout.
             Some(a) => unsafe { std::alloc::dealloc(ptr as *mut u8, a.layout) },
@@ -1462,14 +1741,14 @@ mod tests {
         );
     }
 
-    #[test]
-    fn runs_a_kernel_and_counts_it() {
-        // out[tid] = 2 * tid over 2 blocks of 48 threads (a partial second warp).
-        let k = Kernel {
+    /// out[blockIdx.x * block + threadIdx.x] = 2 * (the same), or with `racy`
+    /// out[threadIdx.x] = ... from every block.
+    fn twice(block: i64, racy: bool) -> Kernel {
+        Kernel {
             name: "twice".into(),
             args: vec![Arg::MemRef { slot: 0, rank: 1 }],
             nregs: 6,
-            consts: vec![(1, 2), (5, 48)],
+            consts: vec![(1, 2), (5, block as u64)],
             code: vec![
                 Inst::Special {
                     d: 0,
@@ -1503,7 +1782,8 @@ mod tests {
                 Inst::Store {
                     v: 2,
                     mem: 0,
-                    idx: vec![4],
+                    // A racy kernel: every block writes out[threadIdx.x].
+                    idx: vec![if racy { 0 } else { 4 }],
                 },
                 Inst::Return,
             ],
@@ -1518,7 +1798,13 @@ mod tests {
             shared_bytes: 0,
             private_bytes: 0,
             registers: 0,
-        };
+        }
+    }
+
+    #[test]
+    fn runs_a_kernel_and_counts_it() {
+        // out[tid] = 2 * tid over 2 blocks of 48 threads (a partial second warp).
+        let k = twice(48, false);
         let mut sim = Sim::new().unwrap();
         let fb = FatBinary {
             sim: vec![k],
@@ -1553,5 +1839,61 @@ mod tests {
             .is_err());
         sim.free(buf).unwrap();
         assert!(sim.free(buf).is_err());
+    }
+
+    /// Launches `twice` on `grid` blocks of 64 threads on `threads` threads: the
+    /// launch (or its error) and the memory after it.
+    fn twice_on(threads: usize, grid: u64, racy: bool) -> (Result<Launch, String>, Vec<u64>) {
+        let mut sim = Sim::new().unwrap();
+        sim.threads = Some(threads);
+        let fb = FatBinary {
+            sim: vec![twice(64, racy)],
+            ..Default::default()
+        };
+        let m = sim.load(&fb.encode()).unwrap();
+        let f = sim.function(m, "twice").unwrap();
+        let n = grid * 64;
+        let buf = sim.alloc(n * 8).unwrap();
+        let (mut p0, mut p1, mut off, mut size, mut stride) =
+            (buf as u64, buf as u64, 0u64, n, 1u64);
+        let params: Vec<*mut c_void> = [&mut p0, &mut p1, &mut off, &mut size, &mut stride]
+            .into_iter()
+            .map(|r| r as *mut u64 as *mut c_void)
+            .collect();
+        let l = sim.launch(f, [grid, 1, 1], [64, 1, 1], 0, &params);
+        let mut out = vec![0u64; n as usize];
+        sim.memcpy(out.as_mut_ptr() as *mut c_void, buf, n * 8)
+            .unwrap();
+        (l, out)
+    }
+
+    #[test]
+    fn blocks_on_several_threads_give_the_serial_results() {
+        let (serial, mem) = twice_on(1, 300, false);
+        let serial = serial.unwrap();
+        for threads in [2, 5] {
+            let (l, m) = twice_on(threads, 300, false);
+            let l = l.unwrap();
+            assert_eq!(m, mem);
+            assert_eq!(l.counters, serial.counters);
+            assert_eq!(l.caches, serial.caches);
+            assert_eq!(l.estimated_time_s, serial.estimated_time_s);
+        }
+        // A conflict between blocks: the serial run's error, and its memory (the
+        // parallel run is undone and run again serially).
+        // The messages name addresses, which differ from one sim to the next.
+        let unplaced = |e: String| {
+            let i = e.find(" at 0x").expect("an address");
+            let j = i + 6 + e[i + 6..].find(" ").expect("text after it");
+            format!("{}{}", &e[..i], &e[j..])
+        };
+        let (serial, mem) = twice_on(1, 300, true);
+        let e = unplaced(serial.unwrap_err());
+        assert!(e.contains("block (1, 0, 0)"), "{e}");
+        for threads in [2, 5] {
+            let (l, m) = twice_on(threads, 300, true);
+            assert_eq!(unplaced(l.unwrap_err()), e);
+            assert_eq!(m, mem);
+        }
     }
 }

@@ -1,0 +1,222 @@
+//! Running the blocks of one sim launch on several threads with exactly the serial run's
+//! results.
+//!
+//! Blocks of a correct launch do not communicate through global memory (sim has no
+//! atomics), so they may run in any order and at the same time: memory ends the same,
+//! and the counters, sums and maxima over blocks, are the same. The caches see the
+//! blocks' requests in block order whatever the threads did ([`crate::cache::Waves`]
+//! takes each block's trace in order).
+//!
+//! What depends on the order is the checking: the serial run reports the first error in
+//! block order, and its race shadow is shared by all blocks. So each thread keeps a
+//! shadow of its own, which sees the races within a block exactly as the serial run's
+//! does as long as no two blocks touch a granule with one of them writing; that case,
+//! a conflict between blocks, is what [`Owners`] detects exactly, whatever the order.
+//! When any thread meets an error or such a conflict, the parallel run is dropped: the
+//! memory the kernel could write is restored from a [`Snapshot`] and the launch runs
+//! again serially, which reports what it always reported.
+//!
+//! Racing accesses of two threads to one device address happen only in such a dropped
+//! run; their values are never used.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// Bits of a block number (plus one) in an [`Owners`] entry.
+const BLOCK_BITS: u32 = 24;
+const BLOCK_MASK: u64 = (1 << BLOCK_BITS) - 1;
+/// The reader field when several blocks have read the granule.
+const SEVERAL: u64 = BLOCK_MASK;
+/// The most blocks a launch may have to run in parallel.
+pub const MAX_BLOCKS: u64 = SEVERAL - 1;
+
+/// For every granule of the allocations a launch binds, which block wrote it and which
+/// block (or several) read it: an entry is the launch's epoch (16 bits), the writer
+/// block + 1 and the reader block + 1 (24 bits each; 0 none). Entries of another epoch
+/// are empty, so a table is zeroed only when the epoch wraps.
+#[derive(Default)]
+pub struct Owners {
+    tables: Vec<Vec<AtomicU64>>,
+    epoch: u64,
+}
+
+impl Owners {
+    /// The tables of one launch, `granules[i]` entries for bound allocation `i`, taken
+    /// from `pool` (keyed by allocation) where it has them; `epoch` is 1..=65535.
+    pub fn new(
+        pool: &mut std::collections::HashMap<u64, Vec<AtomicU64>>,
+        allocs: &[(u64, usize)],
+        epoch: u64,
+    ) -> Owners {
+        let tables = allocs
+            .iter()
+            .map(|&(start, n)| match pool.remove(&start) {
+                Some(t) if t.len() == n => t,
+                _ => (0..n).map(|_| AtomicU64::new(0)).collect(),
+            })
+            .collect();
+        Owners { tables, epoch }
+    }
+
+    /// Gives the tables back to `pool`.
+    pub fn into_pool(
+        self,
+        pool: &mut std::collections::HashMap<u64, Vec<AtomicU64>>,
+        allocs: &[(u64, usize)],
+    ) {
+        for (t, &(start, _)) in self.tables.into_iter().zip(allocs) {
+            pool.insert(start, t);
+        }
+    }
+
+    /// Records an access by `block` to granule `e` of bound allocation `a`; false when
+    /// it conflicts with another block's: a read of a granule another block wrote, a
+    /// write of one another block read or wrote.
+    pub fn access(&self, a: usize, e: usize, block: u64, write: bool) -> bool {
+        let entry = &self.tables[a][e];
+        let me = block + 1;
+        let mut cur = entry.load(Relaxed);
+        loop {
+            let (w, r) = if cur >> 48 == self.epoch {
+                ((cur >> BLOCK_BITS) & BLOCK_MASK, cur & BLOCK_MASK)
+            } else {
+                (0, 0)
+            };
+            if w != 0 && w != me {
+                return false;
+            }
+            let (nw, nr) = if write {
+                if r != 0 && r != me {
+                    return false;
+                }
+                (me, r)
+            } else if r == 0 || r == me {
+                (w, me)
+            } else {
+                (w, SEVERAL)
+            };
+            let new = self.epoch << 48 | nw << BLOCK_BITS | nr;
+            if new == cur {
+                return true;
+            }
+            match entry.compare_exchange_weak(cur, new, Relaxed, Relaxed) {
+                Ok(_) => return true,
+                Err(now) => cur = now,
+            }
+        }
+    }
+
+    /// Empties every table of `pool` (when the epoch wraps).
+    pub fn clear_pool(pool: &mut std::collections::HashMap<u64, Vec<AtomicU64>>) {
+        for t in pool.values_mut() {
+            t.iter_mut().for_each(|e| *e.get_mut() = 0);
+        }
+    }
+}
+
+/// A copy of the allocations a launch binds, to undo a dropped parallel run.
+pub struct Snapshot(Vec<(u64, Vec<u8>)>);
+
+impl Snapshot {
+    /// Copies `(start, bytes)` of each allocation.
+    ///
+    /// # Safety
+    /// Each range must be a live device allocation that nothing else uses meanwhile.
+    pub unsafe fn take(allocs: &[(u64, u64)]) -> Snapshot {
+        Snapshot(
+            allocs
+                .iter()
+                .map(|&(s, n)| {
+                    // SAFETY: the caller's promise.
+                    (
+                        s,
+                        unsafe { std::slice::from_raw_parts(s as *const u8, n as usize) }.to_vec(),
+                    )
+                })
+                .collect(),
+        )
+    }
+
+    /// Writes the copies back.
+    ///
+    /// # Safety
+    /// As for [`Snapshot::take`], and no thread is running the launch any more.
+    pub unsafe fn restore(&self) {
+        for (s, bytes) in &self.0 {
+            // SAFETY: the caller's promise.
+            unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), *s as *mut u8, bytes.len()) };
+        }
+    }
+}
+
+/// Threads running blocks at the same time, at most this many.
+const MAX_THREADS: usize = 16;
+/// Shadow memory all threads' shadows may take together.
+const SHADOW_BUDGET: u64 = 2 << 30;
+/// Launches with fewer threads run serially: starting threads would cost more than
+/// they save.
+const MIN_THREADS_TOTAL: u64 = 4096;
+
+/// The threads asked for by `TESSEL_SIM_THREADS` (1: serial; unset, empty or 0: the
+/// machine's cores).
+pub fn asked() -> Result<Option<usize>, String> {
+    match std::env::var("TESSEL_SIM_THREADS") {
+        Ok(v) if !v.trim().is_empty() => match v.trim().parse::<usize>() {
+            Ok(0) => Ok(None),
+            Ok(n) => Ok(Some(n)),
+            Err(_) => Err(format!(
+                "TESSEL_SIM_THREADS={v}: expected a number of threads (1: blocks one after another)"
+            )),
+        },
+        _ => Ok(None),
+    }
+}
+
+/// How many threads run a launch of `blocks` blocks of `threads_per_block` threads
+/// whose bound allocations need `shadow_bytes` of shadow per thread: `asked`, else the
+/// machine's cores, within the limits above.
+pub fn threads(
+    asked: Option<usize>,
+    blocks: u64,
+    threads_per_block: u64,
+    shadow_bytes: u64,
+) -> usize {
+    let n = asked.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+            .min(MAX_THREADS)
+    });
+    if blocks > MAX_BLOCKS || (asked.is_none() && blocks * threads_per_block < MIN_THREADS_TOTAL) {
+        return 1;
+    }
+    let by_memory = (SHADOW_BUDGET / shadow_bytes.max(1)).max(1) as usize;
+    n.min(blocks as usize).min(by_memory).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    #[test]
+    fn conflicts_between_blocks_whatever_the_order() {
+        let mut pool = HashMap::new();
+        let o = Owners::new(&mut pool, &[(0x1000, 4)], 1);
+        // Reads by several blocks, then a write by one of them.
+        assert!(o.access(0, 0, 3, false));
+        assert!(o.access(0, 0, 5, false));
+        assert!(!o.access(0, 0, 3, true));
+        // A block's own write then read: fine; another block's read: not.
+        assert!(o.access(0, 1, 7, true));
+        assert!(o.access(0, 1, 7, false));
+        assert!(!o.access(0, 1, 8, false));
+        // A read and a write, the other way round.
+        assert!(o.access(0, 2, 2, false));
+        assert!(!o.access(0, 2, 9, true));
+        o.into_pool(&mut pool, &[(0x1000, 4)]);
+        // The next epoch starts empty.
+        let o = Owners::new(&mut pool, &[(0x1000, 4)], 2);
+        assert!(o.access(0, 1, 8, false));
+        assert!(o.access(0, 2, 9, true));
+    }
+}
