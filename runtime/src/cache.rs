@@ -325,9 +325,11 @@ pub struct Waves {
     /// goes on to L2 is kept for the interleaved replay (the same counts, a smaller
     /// trace).
     eager_l1: bool,
-    scratch: Vec<u64>,
     blocks: Vec<BlockTrace>,
     stored: usize,
+    /// Replayed traces, emptied, for [`Waves::spare`] (their memory reused, not freed
+    /// and faulted in again for every block).
+    spares: Vec<BlockTrace>,
 }
 
 impl Waves {
@@ -338,31 +340,43 @@ impl Waves {
             sms: sms.max(1) as u64,
             wave: (sms.max(1) * blocks_per_sm.max(1)) as u64,
             eager_l1: blocks <= sms as u64 || blocks_per_sm <= 1,
-            scratch: Vec::new(),
             blocks: Vec::new(),
             stored: 0,
+            spares: Vec::new(),
         }
+    }
+
+    /// An empty trace to record a block in, with the memory of one handed in before.
+    pub fn spare(&mut self) -> Option<BlockTrace> {
+        self.spares.pop()
     }
 
     /// The requests of the block with linear index `block`; blocks come in order.
     pub fn add(&mut self, block: u64, mut t: BlockTrace) {
         t.sm = ((block % self.wave) % self.sms) as usize;
         if self.eager_l1 {
-            // What L1 passes on, in place: a subsequence of each request.
-            let mut rest = std::mem::take(&mut self.scratch);
-            let (mut kept, mut start) = (0, 0);
-            for i in 0..t.ends.len() {
-                let (end, write) = t.ends[i];
-                rest.clear();
-                self.h
-                    .l1_request(t.sm, &t.sectors[start..end as usize], write, &mut rest);
-                t.sectors[kept..kept + rest.len()].copy_from_slice(&rest);
-                kept += rest.len();
+            // Keep what L1 passes on (a subsequence of each request), and reuse the
+            // memory of the whole trace at once.
+            let mut kept = BlockTrace {
+                sm: t.sm,
+                sectors: Vec::new(),
+                ends: Vec::with_capacity(t.ends.len()),
+            };
+            let mut start = 0;
+            for &(end, write) in &t.ends {
+                self.h.l1_request(
+                    t.sm,
+                    &t.sectors[start..end as usize],
+                    write,
+                    &mut kept.sectors,
+                );
+                kept.ends.push((kept.sectors.len() as u32, write));
                 start = end as usize;
-                t.ends[i].0 = kept as u32;
             }
-            t.sectors.truncate(kept);
-            self.scratch = rest;
+            kept.sectors.shrink_to_fit();
+            t.sectors.clear();
+            t.ends.clear();
+            self.spares.push(std::mem::replace(&mut t, kept));
         }
         self.stored += t.sectors.len();
         self.blocks.push(t);
@@ -385,7 +399,11 @@ impl Waves {
                 }
             }
         }
-        self.blocks.clear();
+        for mut b in self.blocks.drain(..) {
+            b.sectors.clear();
+            b.ends.clear();
+            self.spares.push(b);
+        }
         self.stored = 0;
     }
 

@@ -6,7 +6,8 @@
 //! `TESSEL_DEVICE=auto|cuda|hip|sim` (default `auto`: CUDA when the driver library loads
 //! and reports a device, else HIP likewise, else sim). `TESSEL_VERBOSE=1` prints the
 //! choice; `TESSEL_PROFILE=FILE` writes one JSON object per launch ([`profile`]);
-//! `TESSEL_GPU` picks the GPU that sim models ([`gpus`]).
+//! `TESSEL_GPU` picks the GPU that sim models ([`gpus`]); `TESSEL_SIM_THREADS` the threads
+//! sim runs blocks on ([`parallel`]).
 //!
 //! The crate builds as a static library (`libtessel_runtime.a`) that `tesselc` links into
 //! programs, and as an rlib for the tools.

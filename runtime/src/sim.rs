@@ -1,7 +1,8 @@
 //! The sim device: runs the kernels' compact form ([`crate::bytecode`]) exactly on the
 //! CPU, checks memory like compute-sanitizer, and counts what a profiler would.
 //!
-//! Execution. Blocks run one after another; inside a block, warps of 32 consecutive
+//! Execution. Blocks run one after another, or several at once on the machine's cores
+//! (`TESSEL_SIM_THREADS`, [`crate::parallel`]) with the same results; inside a block, warps of 32 consecutive
 //! threads (x fastest) run in lock step: the lanes waiting at the lowest program counter
 //! execute together (a min-PC schedule, which reconverges after if/else and loops because
 //! the compact form lays blocks out in program order). A warp runs until all its lanes
@@ -37,6 +38,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
 
 const ALIGN: usize = 256;
+/// The simulated device address of the first allocation.
+const DEVICE_BASE: u64 = 1 << 32;
 const WARP: usize = 32;
 
 #[derive(Clone, Copy, Default)]
@@ -55,6 +58,15 @@ struct Shadow {
 }
 
 impl Shadow {
+    /// Whether the block that started at `block_start` has already made an access
+    /// that covers this one: a write, or for a read any access. (A thread's shadow
+    /// holds the stamps of its own blocks only, so a stamp from `block_start` on is
+    /// the running block's.)
+    fn seen(&self, write: bool, block_start: u32) -> bool {
+        self.w.s >= block_start
+            || (!write && (self.r1.s >= block_start || self.r2.s >= block_start))
+    }
+
     /// Records an access by thread `t` in interval `s`; returns the access it conflicts
     /// with. Accesses before `valid_from` belong to earlier launches (or blocks, for
     /// shared memory); those before `block_start` come from other blocks.
@@ -97,6 +109,11 @@ struct Alloc {
     layout: Layout,
     /// Bytes per shadow entry (1, 2 or 4); the entries are in [`Sim::shadows`].
     gran: u64,
+    /// Its address on the simulated device, which the caches see: each allocation is
+    /// placed at the lowest free device address (as a cudaMalloc would reuse freed
+    /// memory), so cache sets, and conflict misses, do not depend on where the host's
+    /// allocator put the memory.
+    device: u64,
 }
 
 pub struct Sim {
@@ -138,6 +155,25 @@ impl Sim {
     fn find(&self, addr: u64) -> Option<(u64, u64)> {
         let (s, a) = self.allocs.range(..=addr).next_back()?;
         (addr < s + a.size.max(1)).then_some((*s, s + a.size))
+    }
+
+    /// The lowest device address with room for `bytes` among the live allocations.
+    fn device_place(&self, bytes: u64) -> u64 {
+        let span = |n: u64| n.max(1).next_multiple_of(ALIGN as u64);
+        let mut used: Vec<(u64, u64)> = self
+            .allocs
+            .values()
+            .map(|a| (a.device, span(a.size)))
+            .collect();
+        used.sort_unstable();
+        let mut at = DEVICE_BASE;
+        for (d, n) in used {
+            if d >= at + span(bytes) {
+                break;
+            }
+            at = at.max(d + n);
+        }
+        at
     }
 
     /// A host range or a range inside one device allocation.
@@ -227,7 +263,8 @@ impl Sim {
                     result = Err(Some(e));
                     break;
                 }
-                waves.add(b, std::mem::take(&mut ctx.trace));
+                let spare = waves.spare().unwrap_or_default();
+                waves.add(b, std::mem::replace(&mut ctx.trace, spare));
             }
             (result, vec![ctx])
         } else {
@@ -275,12 +312,14 @@ fn run_parallel<'a>(ctxs: Vec<Ctx<'a>>, blocks: u64, waves: &mut Waves) -> (Vec<
     let fed = (Mutex::new(0u64), Condvar::new());
     let window = 4 * ctxs.len() as u64;
     let (tx, rx) = std::sync::mpsc::channel::<(u64, Option<BlockTrace>)>();
+    // Emptied traces for the threads to record in.
+    let spares = Mutex::new(Vec::<BlockTrace>::new());
     std::thread::scope(|sc| {
         let handles: Vec<_> = ctxs
             .into_iter()
             .map(|mut ctx| {
                 let tx = tx.clone();
-                let (next, abort, fed) = (&next, &abort, &fed);
+                let (next, abort, fed, spares) = (&next, &abort, &fed, &spares);
                 sc.spawn(move || {
                     loop {
                         let b = next.fetch_add(1, Relaxed);
@@ -293,8 +332,14 @@ fn run_parallel<'a>(ctxs: Vec<Ctx<'a>>, blocks: u64, waves: &mut Waves) -> (Vec<
                                 f = fed.1.wait(f).unwrap();
                             }
                         }
+                        if abort.load(Relaxed) {
+                            break;
+                        }
                         let trace = match ctx.run_block(b) {
-                            Ok(()) => Some(std::mem::take(&mut ctx.trace)),
+                            Ok(()) => {
+                                let spare = spares.lock().unwrap().pop().unwrap_or_default();
+                                Some(std::mem::replace(&mut ctx.trace, spare))
+                            }
                             Err(_) => {
                                 abort.store(true, Relaxed);
                                 drop(fed.0.lock().unwrap());
@@ -331,6 +376,15 @@ fn run_parallel<'a>(ctxs: Vec<Ctx<'a>>, blocks: u64, waves: &mut Waves) -> (Vec<
                 waves.add(want, t);
                 want += 1;
             }
+            {
+                let mut s = spares.lock().unwrap();
+                while s.len() < window as usize {
+                    match waves.spare() {
+                        Some(t) => s.push(t),
+                        None => break,
+                    }
+                }
+            }
             if want != before {
                 *fed.0.lock().unwrap() = want;
                 fed.1.notify_all();
@@ -365,6 +419,8 @@ struct Desc {
     start: u64,
     end: u64,
     arg: usize,
+    /// Device address minus host address of the allocation (wrapping).
+    to_device: u64,
     /// Index of the allocation among those the launch binds ([`Plan::bound`]);
     /// `usize::MAX` for none.
     bound: usize,
@@ -1152,7 +1208,7 @@ impl<'a> Ctx<'a> {
                         );
                     }
                     let addr = (desc.base as i64).wrapping_add(lin.wrapping_mul(esz as i64)) as u64;
-                    addrs[l] = addr;
+                    addrs[l] = addr.wrapping_add(desc.to_device);
                     if desc.end == 0
                         || addr < desc.start
                         || addr.wrapping_add(esz) > desc.end
@@ -1177,6 +1233,9 @@ impl<'a> Ctx<'a> {
                     if let Some(sh) = shadow.as_deref_mut() {
                         let first = ((addr - desc.start) / gran) as usize;
                         for e in first..first + (esz / gran).max(1) as usize {
+                            // What this block did to the granule before is in the owners
+                            // table already.
+                            let known = owners.is_some() && sh[e].seen(write, block_start);
                             if let Some(o) =
                                 sh[e].access(t, stamp, write, launch_start, block_start)
                             {
@@ -1186,7 +1245,7 @@ impl<'a> Ctx<'a> {
                                 });
                                 return;
                             }
-                            if let Some(ow) = owners {
+                            if let (Some(ow), false) = (owners, known) {
                                 if !ow.access(desc.bound, e, geo.block_linear, write) {
                                     fault = Some(Fault {
                                         lane: l,
@@ -1559,6 +1618,10 @@ impl Device for Sim {
                         start,
                         end,
                         arg: ai,
+                        to_device: self
+                            .allocs
+                            .get(&start)
+                            .map_or(0, |a| a.device.wrapping_sub(start)),
                         bound: usize::MAX,
                     };
                 }
@@ -1638,6 +1701,7 @@ impl Device for Sim {
                 size: bytes,
                 layout,
                 gran: 4,
+                device: self.device_place(bytes),
             },
         );
         Ok(p as *mut c_void)
@@ -1865,6 +1929,22 @@ mod tests {
         sim.memcpy(out.as_mut_ptr() as *mut c_void, buf, n * 8)
             .unwrap();
         (l, out)
+    }
+
+    #[test]
+    fn device_addresses_do_not_depend_on_the_host() {
+        let mut sim = Sim::new().unwrap();
+        let a = sim.alloc(1000).unwrap();
+        let b = sim.alloc(10).unwrap();
+        let dev = |sim: &Sim, p: *mut c_void| sim.allocs[&(p as u64)].device;
+        assert_eq!(dev(&sim, a), DEVICE_BASE);
+        assert_eq!(dev(&sim, b), DEVICE_BASE + 1024);
+        // Freed device memory is reused, lowest address first.
+        sim.free(a).unwrap();
+        let c = sim.alloc(512).unwrap();
+        let d = sim.alloc(600).unwrap();
+        assert_eq!(dev(&sim, c), DEVICE_BASE);
+        assert_eq!(dev(&sim, d), DEVICE_BASE + 1280);
     }
 
     #[test]

@@ -1,6 +1,9 @@
 // Known answers of sim's caches (runtime/src/cache.rs): every count below is exact.
 // RUN: tessel-run %s --device=sim --profile=%t.json | FileCheck %s --check-prefix=OUT
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=H100
+// The same counts with blocks on several threads.
+// RUN: env TESSEL_SIM_THREADS=3 tessel-run %s --device=sim --profile=%t.par.json > /dev/null
+// RUN: FileCheck %s --input-file=%t.par.json --check-prefix=H100
 // RUN: env TESSEL_GPU=k20 tessel-run %s --device=sim --profile=%t.k20.json > /dev/null
 // RUN: FileCheck %s --input-file=%t.k20.json --check-prefix=K20
 // RUN: env TESSEL_GPU=gtx680 tessel-run %s --device=sim --profile=%t.gtx680.json > /dev/null

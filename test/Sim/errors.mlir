@@ -6,6 +6,12 @@
 // RUN: not tessel-run %s --device=sim --entry=conflict 2>&1 | FileCheck %s --check-prefix=CONFLICT
 // RUN: not tessel-run %s --device=sim --entry=blocks 2>&1 | FileCheck %s --check-prefix=BLOCKS
 // RUN: tessel-run %s --device=sim --entry=ordered | FileCheck %s --check-prefix=ORDERED
+// Blocks on several threads: the same errors, whichever thread meets them first.
+// RUN: env TESSEL_SIM_THREADS=3 not tessel-run %s --device=sim --entry=divergent 2>&1 | FileCheck %s --check-prefix=DIVERGENT
+// RUN: env TESSEL_SIM_THREADS=3 not tessel-run %s --device=sim --entry=conflict 2>&1 | FileCheck %s --check-prefix=CONFLICT
+// RUN: env TESSEL_SIM_THREADS=3 not tessel-run %s --device=sim --entry=blocks 2>&1 | FileCheck %s --check-prefix=BLOCKS
+// RUN: env TESSEL_SIM_THREADS=3 tessel-run %s --device=sim --entry=ordered | FileCheck %s --check-prefix=ORDERED
+// RUN: env TESSEL_SIM_THREADS=many not tessel-run %s --device=sim --entry=ordered 2>&1 | FileCheck %s --check-prefix=THREADS
 
 // DIVERGENT: error: tessel runtime: kernel 'divergent' block (0, 0, 0) thread (0, 0, 0): barrier divergence: it waits at barrier #{{[0-9]+}} but thread (16, 0, 0) has returned without reaching it
 // OOB: error: tessel runtime: kernel 'oob' block (0, 0, 0) thread (31, 0, 0): out-of-bounds store of 4 bytes at 0x{{[0-9a-f]+}}: index [32] of argument 0 (a device allocation of 128 bytes at 0x{{[0-9a-f]+}})
@@ -13,6 +19,7 @@
 // CONFLICT: error: tessel runtime: kernel 'neighbour' block (0, 0, 0) thread (0, 0, 0): global memory conflict: store of 4 bytes at 0x{{[0-9a-f]+}} also accessed by block (0, 0, 0) thread (1, 0, 0) in the same launch with no barrier in between, one of them writing
 // BLOCKS: error: tessel runtime: kernel 'same' block (1, 0, 0) thread (0, 0, 0): global memory conflict: store of 4 bytes at 0x{{[0-9a-f]+}} also accessed by block (0, 0, 0) thread (0, 0, 0) in the same launch, one of them writing
 // ORDERED: 1
+// THREADS: error: {{.*}}TESSEL_SIM_THREADS=many: expected a number of threads (1: blocks one after another)
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
