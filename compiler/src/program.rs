@@ -33,15 +33,17 @@ pub struct ProgramOptions {
     pub output: PathBuf,
     /// Kernels only from these functions (`--function`), else `#pragma scop` regions.
     pub functions: Vec<String>,
+    /// `-L DIR` and `-l NAME` for the link, after the objects.
+    pub link_flags: Vec<String>,
 }
 
 fn err(msg: impl Into<String>) -> Failure {
     Failure(vec![format!("error: {}", msg.into())])
 }
 
-/// The runtime library to link: `$TESSEL_RUNTIME_LIB`, else `libtessel_runtime.a` next
-/// to the running executable or above it, else the newest `deps/libtessel_runtime-*.a`
-/// there (what `cargo test` builds without copying it up).
+/// The runtime library to link: `$TESSEL_RUNTIME_LIB`, else the newest of
+/// `libtessel_runtime.a` next to the running executable or above it and the
+/// `deps/libtessel_runtime-*.a` there (what `cargo test` builds without copying it up).
 pub fn runtime_lib() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("TESSEL_RUNTIME_LIB") {
         return Some(p.into());
@@ -49,14 +51,11 @@ pub fn runtime_lib() -> Option<PathBuf> {
     let exe = std::env::current_exe().ok()?;
     let dir = exe.parent()?;
     let dirs = [dir.to_path_buf(), dir.join(".."), dir.join("../..")];
-    if let Some(p) = dirs
+    // The newest: `cargo build` copies the library up, `cargo test` leaves it in deps,
+    // and either may have run last.
+    let beside = dirs.iter().map(|d| d.join("libtessel_runtime.a"));
+    let in_deps = dirs
         .iter()
-        .map(|d| d.join("libtessel_runtime.a"))
-        .find(|p| p.exists())
-    {
-        return Some(p);
-    }
-    dirs.iter()
         .filter_map(|d| std::fs::read_dir(d.join("deps")).ok())
         .flatten()
         .flatten()
@@ -64,8 +63,12 @@ pub fn runtime_lib() -> Option<PathBuf> {
             let n = e.file_name().to_string_lossy().into_owned();
             n.starts_with("libtessel_runtime-") && n.ends_with(".a")
         })
-        .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok())
-        .map(|e| e.path())
+        .map(|e| e.path());
+    beside
+        .chain(in_deps)
+        .filter_map(|p| Some((std::fs::metadata(&p).and_then(|m| m.modified()).ok()?, p)))
+        .max()
+        .map(|(_, p)| p)
 }
 
 /// Debian's clang 22 (the one the rest of the toolchain comes from), else `clang`.
@@ -280,6 +283,7 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
     run(
         Command::new(clang())
             .args(&objects)
+            .args(&p.link_flags)
             .arg(&rt)
             .args(["-lm", "-ldl", "-lpthread", "-lrt"])
             .arg("-o")

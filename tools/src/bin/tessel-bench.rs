@@ -154,6 +154,7 @@ fn measure(
         map: map_of(pipeline),
         output: exe.clone(),
         functions: Vec::new(),
+        link_flags: Vec::new(),
     };
     tessel::program::build_program(&p).map_err(|f| f.0.join("\n"))?;
     let prof = dir.join(format!("{stem}.{pipeline}.json"));

@@ -48,6 +48,12 @@ struct Args {
     /// Output file ('-' for standard output; default: a.out for programs, standard output for text, INPUT-STEM.cubin/.hsaco/.o for binaries).
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<String>,
+    /// Link a program with library NAME (`-lm`), as clang does.
+    #[arg(short = 'l', value_name = "NAME")]
+    libs: Vec<String>,
+    /// Search DIR for `-l` libraries when linking a program.
+    #[arg(short = 'L', value_name = "DIR")]
+    lib_dirs: Vec<String>,
     /// Print what each stage decides and the commands it runs (repeat for more detail);
     /// -### prints the commands without running them.
     #[arg(short = 'v', action = clap::ArgAction::Count)]
@@ -127,6 +133,11 @@ fn main() -> ExitCode {
         (None, true) => Emit::Object,
         (None, false) => return build_program(&args, cflags, deps.as_ref()),
     };
+    for a in link_flags(&args) {
+        eprintln!(
+            "tesselc: warning: argument unused during compilation: '{a}' [-Wunused-command-line-argument]"
+        );
+    }
     if args.inputs.len() != 1 {
         eprintln!(
             "error: --emit and -c take one input file, got {}",
@@ -439,6 +450,13 @@ fn syntax_only(args: &Args, cflags: Vec<String>) -> ExitCode {
     }
 }
 
+/// The `-L` and `-l` options, for the link.
+fn link_flags(args: &Args) -> Vec<String> {
+    let dirs = args.lib_dirs.iter().map(|d| format!("-L{d}"));
+    dirs.chain(args.libs.iter().map(|l| format!("-l{l}")))
+        .collect()
+}
+
 /// `tesselc prog.c [more.c ...] -o prog`.
 fn build_program(args: &Args, cflags: Vec<String>, deps: Option<&DepOptions>) -> ExitCode {
     let output = match args.output.as_deref() {
@@ -457,6 +475,7 @@ fn build_program(args: &Args, cflags: Vec<String>, deps: Option<&DepOptions>) ->
         map: Default::default(),
         output,
         functions: args.function.clone(),
+        link_flags: link_flags(args),
     };
     match tessel::program::build_program(&p) {
         Ok(()) if tessel::subcommand::show_only() => ExitCode::SUCCESS,
