@@ -76,7 +76,8 @@ add_custom_target(tessel-dialects-doc DEPENDS ${TESSEL_DOC_OUTPUTS})
 add_library(TesselDialects STATIC
   "${TESSEL_DIALECTS_DIR}/lib/TPoly/TPolyDialect.cpp"
   "${TESSEL_DIALECTS_DIR}/lib/TGPU/TGPUDialect.cpp"
-  "${TESSEL_DIALECTS_DIR}/lib/CAPI/Dialects.cpp")
+  "${TESSEL_DIALECTS_DIR}/lib/CAPI/Dialects.cpp"
+  "${TESSEL_DIALECTS_DIR}/lib/CAPI/Passes.cpp")
 add_dependencies(TesselDialects TesselDialectsIncGen)
 target_include_directories(TesselDialects PUBLIC
   "${TESSEL_DIALECTS_INCLUDE_DIR}"

@@ -16,3 +16,4 @@ pub mod registry;
 pub mod scop;
 pub mod simform;
 pub mod subcommand;
+pub mod transforms;

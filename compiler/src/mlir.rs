@@ -111,6 +111,7 @@ impl Session {
         static PASSES: std::sync::Once = std::sync::Once::new();
         PASSES.call_once(|| {
             register_all_passes();
+            crate::registry::register_rust_passes();
             // C's sqrtf is correctly rounded: make libdevice's __nv_sqrtf take its IEEE path
             // (as nvcc does without -use_fast_math) instead of sqrt.approx.f32.
             let args = [
@@ -463,6 +464,55 @@ extern "C" {
 /// statement of its own) the C location of the nearest enclosing operation that has
 /// one, or, where none encloses it, the first C location inside it. Line tables and
 /// diagnostics then name only C lines.
+/// The operation's name, `dialect.op`.
+///
+/// # Safety
+/// `op` is a live operation.
+pub(crate) unsafe fn op_name(op: MlirOperation) -> String {
+    unsafe { from_string_ref(mlirIdentifierStr(mlirOperationGetName(op))) }
+}
+
+/// The blocks of every region of `op`, in order.
+///
+/// # Safety
+/// `op` is a live operation.
+pub(crate) unsafe fn blocks(op: MlirOperation) -> Vec<MlirBlock> {
+    let mut v = Vec::new();
+    for r in 0..unsafe { mlirOperationGetNumRegions(op) } {
+        let mut b = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r)) };
+        while !b.ptr.is_null() {
+            v.push(b);
+            b = unsafe { mlirBlockGetNextInRegion(b) };
+        }
+    }
+    v
+}
+
+/// The operations of `block`, in order.
+///
+/// # Safety
+/// `block` is a live block.
+pub(crate) unsafe fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
+    let mut v = Vec::new();
+    let mut o = unsafe { mlirBlockGetFirstOperation(block) };
+    while !o.ptr.is_null() {
+        v.push(o);
+        o = unsafe { mlirOperationGetNextInBlock(o) };
+    }
+    v
+}
+
+/// The operations directly inside `op`'s regions.
+///
+/// # Safety
+/// `op` is a live operation.
+pub(crate) unsafe fn children(op: MlirOperation) -> Vec<MlirOperation> {
+    unsafe { blocks(op) }
+        .into_iter()
+        .flat_map(|b| unsafe { block_ops(b) })
+        .collect()
+}
+
 pub fn inherit_locations(m: &Module<'_>, buffer: &str) {
     unsafe fn c_loc(op: MlirOperation, buffer: &str) -> Option<MlirLocation> {
         let loc = mlirOperationGetLocation(op);
@@ -471,21 +521,6 @@ pub fn inherit_locations(m: &Module<'_>, buffer: &str) {
                 loc,
             ))) != buffer)
             .then_some(loc)
-    }
-    unsafe fn children(op: MlirOperation) -> Vec<MlirOperation> {
-        let mut v = Vec::new();
-        for r in 0..mlirOperationGetNumRegions(op) {
-            let mut block = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
-            while !block.ptr.is_null() {
-                let mut o = mlirBlockGetFirstOperation(block);
-                while !o.ptr.is_null() {
-                    v.push(o);
-                    o = mlirOperationGetNextInBlock(o);
-                }
-                block = mlirBlockGetNextInRegion(block);
-            }
-        }
-        v
     }
     unsafe fn first(op: MlirOperation, buffer: &str) -> Option<MlirLocation> {
         c_loc(op, buffer).or_else(|| children(op).into_iter().find_map(|c| first(c, buffer)))

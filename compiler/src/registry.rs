@@ -2,6 +2,11 @@
 //! and help, and an IR example. tessel-opt's `--help`, `--list-passes` and its pipeline
 //! parsing come from this table; the upstream MLIR passes are listed beside it from the
 //! table `build.rs` reads off mlir-opt 22.
+//!
+//! A pass written in Rust ([`PassKind::Rust`]) is registered with MLIR's own pass
+//! registry ([`register_rust_passes`], through the C++ shim in `dialects/lib/CAPI`), so
+//! it runs in any pass manager: named in a textual pipeline beside upstream passes, under
+//! the verifier, in a tracing span named after it.
 
 /// One option of a pass.
 #[derive(Clone, Copy, Debug)]
@@ -11,11 +16,21 @@ pub struct PassOption {
     pub help: &'static str,
 }
 
+/// A pass written in Rust: runs on the operation the pass manager gives it (the module,
+/// or the anchor's ops) with its options; errors are emitted as diagnostics on the IR
+/// (an `Err` with a message is emitted at the operation's location).
+pub type RustPassFn = fn(mlir_sys::MlirOperation, &Options) -> Result<(), String>;
+
 /// How a Tessel pass runs.
 #[derive(Clone, Copy, Debug)]
 pub enum PassKind {
     /// A named pipeline of upstream passes, expanded from the option values.
     Pipeline(fn(&dyn Fn(&str) -> String) -> String),
+    /// A Rust pass anchored on operations named `anchor` ("" for any).
+    Rust {
+        anchor: &'static str,
+        run: RustPassFn,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -141,6 +156,26 @@ fn rocdl_pipeline(opt: &dyn Fn(&str) -> String) -> String {
 /// Every Tessel pass and pipeline.
 pub const PASSES: &[PassInfo] = &[
     PassInfo {
+        name: "tessel-detect-scops",
+        summary: "Wrap maximal affine regions (with at least one affine.for) of every function in tpoly.scop",
+        options: &[],
+        example: "affine.for %i = 0 to 10 { ... }  =>  tpoly.scop { affine.for %i = 0 to 10 { ... } }",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::detect_scops::run,
+        },
+    },
+    PassInfo {
+        name: "tessel-print-model",
+        summary: "Report the polyhedral model of every tpoly.scop (domains, original schedule, reads, must- and may-writes) as a remark",
+        options: &[],
+        example: "tpoly.scop { affine.for %i = 0 to %n { affine.store ... } }  =>  remark: polyhedral model  domain: [arg1] -> { S0[i0] : 0 <= i0 < arg1 } ...",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::print_model::run,
+        },
+    },
+    PassInfo {
         name: "tessel-gpu-to-nvvm",
         summary: "Lower a mapped gpu-dialect module to NVVM and serialize its kernels to PTX (host side to LLVM with mgpu* runtime calls)",
         options: &[
@@ -177,39 +212,143 @@ pub fn upstream() -> &'static [(&'static str, &'static str)] {
     include!(concat!(env!("OUT_DIR"), "/upstream_passes.rs"))
 }
 
-/// Expands a Tessel pass with `key=value` options into its upstream pipeline text.
-pub fn expand(info: &PassInfo, opts: &str) -> Result<String, String> {
-    let mut given: Vec<(String, String)> = Vec::new();
-    for kv in opts.split_whitespace() {
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or_else(|| format!("option '{kv}' of '{}' must be key=value", info.name))?;
-        if !info.options.iter().any(|o| o.name == k) {
-            let valid: Vec<&str> = info.options.iter().map(|o| o.name).collect();
-            return Err(format!(
-                "'{}' has no option '{k}' (valid: {})",
-                info.name,
-                valid.join(", ")
-            ));
+/// The option values of one pass: those given (`key=value`, the last one wins), else
+/// the defaults.
+pub struct Options {
+    info: &'static PassInfo,
+    given: Vec<(String, String)>,
+}
+
+impl Options {
+    /// Parses `key=value ...`, checking every key against the pass's options.
+    pub fn parse(info: &'static PassInfo, text: &str) -> Result<Options, String> {
+        let mut given = Vec::new();
+        for kv in text.split_whitespace() {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| format!("option '{kv}' of '{}' must be key=value", info.name))?;
+            if !info.options.iter().any(|o| o.name == k) {
+                let valid: Vec<&str> = info.options.iter().map(|o| o.name).collect();
+                return Err(format!(
+                    "'{}' has no option '{k}' (valid: {})",
+                    info.name,
+                    if valid.is_empty() {
+                        "none".to_string()
+                    } else {
+                        valid.join(", ")
+                    }
+                ));
+            }
+            given.push((k.to_string(), v.to_string()));
         }
-        given.push((k.to_string(), v.to_string()));
+        Ok(Options { info, given })
     }
-    let get = |k: &str| -> String {
-        given
+
+    /// The value of option `k`.
+    pub fn get(&self, k: &str) -> String {
+        self.given
             .iter()
             .rev()
             .find(|(n, _)| n == k)
             .map(|(_, v)| v.clone())
             .or_else(|| {
-                info.options
+                self.info
+                    .options
                     .iter()
                     .find(|o| o.name == k)
                     .map(|o| o.default.to_string())
             })
             .unwrap_or_default()
-    };
+    }
+}
+
+/// Expands a Tessel pass with `key=value` options into pipeline text: a named pipeline
+/// into its upstream passes, a Rust pass into itself (its options checked).
+pub fn expand(info: &'static PassInfo, opts: &str) -> Result<String, String> {
+    let o = Options::parse(info, opts)?;
     match info.kind {
-        PassKind::Pipeline(f) => Ok(f(&get)),
+        PassKind::Pipeline(f) => Ok(f(&|k| o.get(k))),
+        PassKind::Rust { .. } if opts.trim().is_empty() => Ok(info.name.to_string()),
+        PassKind::Rust { .. } => Ok(format!("{}{{{}}}", info.name, opts.trim())),
+    }
+}
+
+/// Registers every Rust pass with MLIR's pass registry; once per process.
+pub fn register_rust_passes() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        for info in PASSES {
+            if let PassKind::Rust { anchor, .. } = info.kind {
+                // SAFETY: the strings and `info` are static; the callbacks match the
+                // shim's signatures.
+                unsafe {
+                    tessel_dialects::tesselRegisterRustPass(
+                        crate::mlir::string_ref(info.name),
+                        crate::mlir::string_ref(info.summary),
+                        crate::mlir::string_ref(anchor),
+                        run_rust_pass,
+                        check_rust_pass,
+                        info as *const PassInfo as *mut std::ffi::c_void,
+                    )
+                };
+            }
+        }
+    });
+}
+
+/// The shim's `run` callback: options parsed (checked already), the pass run in a
+/// tracing span, an `Err` message or a panic emitted as an error on the operation.
+unsafe extern "C" fn run_rust_pass(
+    op: mlir_sys::MlirOperation,
+    options: mlir_sys::MlirStringRef,
+    data: *mut std::ffi::c_void,
+) -> bool {
+    // SAFETY: `data` is the `&'static PassInfo` given at registration.
+    let info: &'static PassInfo = unsafe { &*(data as *const PassInfo) };
+    let PassKind::Rust { run, .. } = info.kind else {
+        return false;
+    };
+    // SAFETY: the shim passes the pass's own option text.
+    let text = unsafe { crate::mlir::from_string_ref(options) };
+    let _span = tracing::info_span!("pass", name = info.name).entered();
+    let result = Options::parse(info, &text).and_then(|o| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(op, &o)))
+            .unwrap_or_else(|_| Err(format!("internal error: pass '{}' panicked", info.name)))
+    });
+    match result {
+        Ok(()) => true,
+        Err(m) => {
+            if !m.is_empty() {
+                let msg = std::ffi::CString::new(m.replace('\0', " ")).unwrap_or_default();
+                // SAFETY: a live operation and a NUL-terminated message.
+                unsafe {
+                    mlir_sys::mlirEmitError(mlir_sys::mlirOperationGetLocation(op), msg.as_ptr())
+                };
+            }
+            false
+        }
+    }
+}
+
+/// The shim's `check` callback: the option text parses for this pass.
+unsafe extern "C" fn check_rust_pass(
+    options: mlir_sys::MlirStringRef,
+    error: Option<unsafe extern "C" fn(mlir_sys::MlirStringRef, *mut std::ffi::c_void)>,
+    error_data: *mut std::ffi::c_void,
+    data: *mut std::ffi::c_void,
+) -> bool {
+    // SAFETY: as in `run_rust_pass`.
+    let info: &'static PassInfo = unsafe { &*(data as *const PassInfo) };
+    let text = unsafe { crate::mlir::from_string_ref(options) };
+    match Options::parse(info, &text) {
+        Ok(_) => true,
+        Err(m) => {
+            if let Some(f) = error {
+                // SAFETY: the shim's error sink, called with a valid string.
+                unsafe { f(crate::mlir::string_ref(&m), error_data) };
+            }
+            false
+        }
     }
 }
 

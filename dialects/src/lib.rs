@@ -10,6 +10,35 @@ extern "C" {
     fn mlirGetDialectHandle__tgpu__() -> mlir_sys::MlirDialectHandle;
 }
 
+/// A Rust pass's `run` callback (`tessel-c/Passes.h`): false on failure.
+pub type RustPassRun = unsafe extern "C" fn(
+    mlir_sys::MlirOperation,
+    mlir_sys::MlirStringRef,
+    *mut std::ffi::c_void,
+) -> bool;
+/// A Rust pass's `check` callback for its option text.
+pub type RustPassCheck = unsafe extern "C" fn(
+    mlir_sys::MlirStringRef,
+    Option<unsafe extern "C" fn(mlir_sys::MlirStringRef, *mut std::ffi::c_void)>,
+    *mut std::ffi::c_void,
+    *mut std::ffi::c_void,
+) -> bool;
+
+extern "C" {
+    /// Registers a pass run by Rust callbacks with MLIR's pass registry
+    /// (`dialects/lib/CAPI/Passes.cpp`); the strings must be static.
+    pub fn tesselRegisterRustPass(
+        argument: mlir_sys::MlirStringRef,
+        description: mlir_sys::MlirStringRef,
+        anchor: mlir_sys::MlirStringRef,
+        run: RustPassRun,
+        check: RustPassCheck,
+        user_data: *mut std::ffi::c_void,
+    );
+    /// Emits a remark at a location (the MLIR C API has errors only).
+    pub fn tesselEmitRemark(loc: mlir_sys::MlirLocation, message: mlir_sys::MlirStringRef);
+}
+
 /// The `tpoly` dialect.
 pub fn tpoly() -> DialectHandle {
     unsafe { DialectHandle::from_raw(mlirGetDialectHandle__tpoly__()) }

@@ -1,4 +1,5 @@
 //! Polyhedral analysis of a SCoP with isl: the model, exact dependences, parallelism.
 
 pub mod deps;
+pub mod import;
 pub mod quasi;

@@ -1,0 +1,478 @@
+//! The polyhedral model of a `tpoly.scop`, read from its operations, not from the
+//! frontend's tree (PPCG sec. 5, "model extraction"; ARCHITECTURE.md: a pass re-imports
+//! the model from the IR it receives).
+//!
+//! Every memory access is a statement of its own (`S0`, `S1`, ... in program order): its
+//! iteration domain comes from the `affine.for` loops around it (bounds: the maximum of
+//! the lower bound map's results, the minimum of the upper bound map's; a step as an
+//! existential stride) and the `affine.if` conditions on its path (the else branch takes
+//! the negation); its schedule is the original order, 2d+1 (the position of each
+//! enclosing operation in its block interleaved with the loop counters, padded with
+//! zeros); its access relation maps the instance to the array element.
+//!
+//! What is not affine stays in the model as what it may do: a subscript computed from
+//! data (`memref.load/store` with such an index) is an unconstrained output dimension,
+//! and an access under `scf.if` (a condition on data) is a may-access, so its write is a
+//! may-write. Values from outside the scop (function arguments, an enclosing loop's
+//! counter, `memref.dim`) are parameters; `affine.apply` and integer constants are
+//! substituted. Arrays and parameters that are function arguments keep the argument's
+//! number (`arg2`).
+
+use crate::mlir::op_name as name;
+use mlir_sys::*;
+
+/// The model, in isl notation (parsed and simplified by isl, so equal models print
+/// equally).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Model {
+    pub domain: String,
+    pub schedule: String,
+    pub reads: String,
+    pub must_writes: String,
+    pub may_writes: String,
+}
+
+struct Stmt {
+    iters: Vec<String>,
+    constraints: Vec<String>,
+    sched: Vec<String>,
+    array: String,
+    subs: Vec<String>,
+    write: bool,
+    may: bool,
+}
+
+/// Where the walk is: the loops around (their counters and names), the constraints on
+/// the path, the schedule prefix, and whether a condition on data is on the path.
+#[derive(Clone, Default)]
+struct At {
+    iters: Vec<(usize, String)>,
+    constraints: Vec<String>,
+    sched: Vec<String>,
+    may: bool,
+}
+
+struct Importer {
+    scop: MlirOperation,
+    params: Vec<(usize, String)>,
+    arrays: Vec<(usize, String)>,
+    stmts: Vec<Stmt>,
+    fresh: usize,
+}
+
+unsafe fn operands(op: MlirOperation) -> Vec<MlirValue> {
+    (0..unsafe { mlirOperationGetNumOperands(op) })
+        .map(|i| unsafe { mlirOperationGetOperand(op, i) })
+        .collect()
+}
+
+unsafe fn attr(op: MlirOperation, n: &str) -> MlirAttribute {
+    unsafe { mlirOperationGetAttributeByName(op, crate::mlir::string_ref(n)) }
+}
+
+/// Whether `op` is `ancestor` or nested in it.
+unsafe fn within(mut op: MlirOperation, ancestor: MlirOperation) -> bool {
+    while !op.ptr.is_null() {
+        if op.ptr == ancestor.ptr {
+            return true;
+        }
+        op = unsafe { mlirOperationGetParentOperation(op) };
+    }
+    false
+}
+
+impl Importer {
+    /// A name for `v` used from outside the scop: `argN` for an argument of the
+    /// function, else `pK`.
+    unsafe fn outside_name(list: &mut Vec<(usize, String)>, v: MlirValue, prefix: &str) -> String {
+        let key = v.ptr as usize;
+        if let Some((_, n)) = list.iter().find(|(k, _)| *k == key) {
+            return n.clone();
+        }
+        let n = unsafe {
+            if mlirValueIsABlockArgument(v) {
+                let owner = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
+                if !owner.ptr.is_null() && name(owner) == "func.func" {
+                    format!("arg{}", mlirBlockArgumentGetArgNumber(v))
+                } else {
+                    format!("{prefix}{}", list.len())
+                }
+            } else {
+                format!("{prefix}{}", list.len())
+            }
+        };
+        // Two values could share a name (an argument of another function): keep unique.
+        let n = if list.iter().any(|(_, m)| *m == n) {
+            format!("{prefix}{}", list.len())
+        } else {
+            n
+        };
+        list.push((key, n.clone()));
+        n
+    }
+
+    /// `v` as an affine expression at `at`, or `None` when it is computed from data.
+    unsafe fn value(&mut self, v: MlirValue, at: &At) -> Option<String> {
+        if let Some((_, n)) = at.iters.iter().find(|(k, _)| *k == v.ptr as usize) {
+            return Some(n.clone());
+        }
+        unsafe {
+            let def = if mlirValueIsAOpResult(v) {
+                mlirOpResultGetOwner(v)
+            } else {
+                mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v))
+            };
+            if def.ptr.is_null() || !within(def, self.scop) || def.ptr == self.scop.ptr {
+                return Some(Self::outside_name(&mut self.params, v, "p"));
+            }
+            if !mlirValueIsAOpResult(v) {
+                return None;
+            }
+            match name(def).as_str() {
+                "arith.constant" => {
+                    let a = attr(def, "value");
+                    mlirAttributeIsAInteger(a).then(|| mlirIntegerAttrGetValueInt(a).to_string())
+                }
+                "affine.apply" => {
+                    let map = mlirAffineMapAttrGetValue(attr(def, "map"));
+                    let ops = operands(def);
+                    self.map(map, &ops, at)?.pop()
+                }
+                _ => None,
+            }
+        }
+    }
+
+    /// The results of `map` applied to `ops`.
+    unsafe fn map(
+        &mut self,
+        map: MlirAffineMap,
+        ops: &[MlirValue],
+        at: &At,
+    ) -> Option<Vec<String>> {
+        let inputs: Option<Vec<String>> =
+            ops.iter().map(|v| unsafe { self.value(*v, at) }).collect();
+        let inputs = inputs?;
+        let dims = unsafe { mlirAffineMapGetNumDims(map) } as usize;
+        (0..unsafe { mlirAffineMapGetNumResults(map) })
+            .map(|i| {
+                expr(
+                    unsafe { mlirAffineMapGetResult(map, i) },
+                    &inputs[..dims],
+                    &inputs[dims..],
+                )
+            })
+            .collect()
+    }
+
+    /// Subscripts of `idx` at `at`: a non-affine index is a fresh output dimension.
+    unsafe fn subscripts(&mut self, idx: &[MlirValue], at: &At) -> Vec<String> {
+        idx.iter()
+            .map(|v| {
+                unsafe { self.value(*v, at) }.unwrap_or_else(|| {
+                    self.fresh += 1;
+                    format!("o{}", self.fresh - 1)
+                })
+            })
+            .collect()
+    }
+
+    unsafe fn access(&mut self, mem: MlirValue, subs: Vec<String>, write: bool, at: &At) {
+        let array = unsafe { Self::outside_name(&mut self.arrays, mem, "m") };
+        self.stmts.push(Stmt {
+            iters: at.iters.iter().map(|(_, n)| n.clone()).collect(),
+            constraints: at.constraints.clone(),
+            sched: at.sched.clone(),
+            array,
+            subs,
+            write,
+            may: at.may,
+        });
+    }
+
+    /// The operations of `block`, at schedule positions from `pos` on.
+    unsafe fn block(&mut self, block: MlirBlock, at: &At, mut pos: usize) -> Result<(), String> {
+        let mut op = unsafe { mlirBlockGetFirstOperation(block) };
+        while !op.ptr.is_null() {
+            let mut here = at.clone();
+            here.sched.push(pos.to_string());
+            unsafe { self.op(op, &here)? };
+            pos += 1;
+            op = unsafe { mlirOperationGetNextInBlock(op) };
+        }
+        Ok(())
+    }
+
+    /// Region `r` of `op`. An else region's operations follow the then region's in
+    /// the schedule, so that no two statements share a time.
+    unsafe fn region(&mut self, op: MlirOperation, r: isize, at: &At) -> Result<(), String> {
+        let first = |r: isize| unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r)) };
+        let b = first(r);
+        if b.ptr.is_null() {
+            return Ok(());
+        }
+        let before = match r {
+            1 if !first(0).ptr.is_null() => unsafe { crate::mlir::block_ops(first(0)) }.len(),
+            _ => 0,
+        };
+        unsafe { self.block(b, at, before) }
+    }
+
+    unsafe fn op(&mut self, op: MlirOperation, at: &At) -> Result<(), String> {
+        let n = unsafe { name(op) };
+        let ops = unsafe { operands(op) };
+        unsafe {
+            match n.as_str() {
+                "affine.load" | "affine.store" => {
+                    let write = n == "affine.store";
+                    let first = if write { 1 } else { 0 };
+                    let map = mlirAffineMapAttrGetValue(attr(op, "map"));
+                    let subs = match self.map(map, &ops[first + 1..], at) {
+                        Some(s) => s,
+                        None => self.subscripts(&ops[first + 1..], at),
+                    };
+                    self.access(ops[first], subs, write, at);
+                }
+                "memref.load" | "memref.store" => {
+                    let write = n == "memref.store";
+                    let first = if write { 1 } else { 0 };
+                    let subs = self.subscripts(&ops[first + 1..], at);
+                    self.access(ops[first], subs, write, at);
+                }
+                "affine.for" => {
+                    let lb = mlirAffineMapAttrGetValue(attr(op, "lowerBoundMap"));
+                    let ub = mlirAffineMapAttrGetValue(attr(op, "upperBoundMap"));
+                    let step = mlirIntegerAttrGetValueInt(attr(op, "step"));
+                    let nl = mlirAffineMapGetNumInputs(lb) as usize;
+                    let nu = mlirAffineMapGetNumInputs(ub) as usize;
+                    let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+                    let iv = mlirBlockGetArgument(body, 0);
+                    let i = format!("i{}", at.iters.len());
+                    let (Some(lbs), Some(ubs)) = (
+                        self.map(lb, &ops[..nl], at),
+                        self.map(ub, &ops[nl..nl + nu], at),
+                    ) else {
+                        return Err(
+                            "loop bounds that are not affine in the scop's parameters".into()
+                        );
+                    };
+                    let mut inner = at.clone();
+                    inner.iters.push((iv.ptr as usize, i.clone()));
+                    inner
+                        .constraints
+                        .extend(lbs.iter().map(|l| format!("{i} >= {l}")));
+                    inner
+                        .constraints
+                        .extend(ubs.iter().map(|u| format!("{i} < {u}")));
+                    if step > 1 {
+                        if lbs.len() != 1 {
+                            return Err("a stepped loop with several lower bounds".into());
+                        }
+                        self.fresh += 1;
+                        let e = format!("e{}", self.fresh - 1);
+                        inner
+                            .constraints
+                            .push(format!("exists ({e} : {i} = {} + {step} * {e})", lbs[0]));
+                    }
+                    inner.sched.push(i);
+                    self.region(op, 0, &inner)?;
+                }
+                "affine.if" => {
+                    let set = mlirIntegerSetAttrGetValue(attr(op, "condition"));
+                    let inputs: Option<Vec<String>> =
+                        ops.iter().map(|v| self.value(*v, at)).collect();
+                    let Some(inputs) = inputs else {
+                        return Err("an affine.if whose operands are not affine".into());
+                    };
+                    let dims = mlirIntegerSetGetNumDims(set) as usize;
+                    let mut cond = Vec::new();
+                    let mut neg = Vec::new();
+                    for c in 0..mlirIntegerSetGetNumConstraints(set) {
+                        let e = expr(
+                            mlirIntegerSetGetConstraint(set, c),
+                            &inputs[..dims],
+                            &inputs[dims..],
+                        )
+                        .ok_or("a condition that is not affine")?;
+                        if mlirIntegerSetIsConstraintEq(set, c) {
+                            cond.push(format!("{e} = 0"));
+                            neg.push(format!("{e} <= -1 or {e} >= 1"));
+                        } else {
+                            cond.push(format!("{e} >= 0"));
+                            neg.push(format!("{e} <= -1"));
+                        }
+                    }
+                    let mut then = at.clone();
+                    then.constraints.extend(cond);
+                    self.region(op, 0, &then)?;
+                    let mut other = at.clone();
+                    if !neg.is_empty() {
+                        other.constraints.push(format!("({})", neg.join(" or ")));
+                    }
+                    self.region(op, 1, &other)?;
+                }
+                "scf.if" => {
+                    let mut under = at.clone();
+                    under.may = true;
+                    self.region(op, 0, &under)?;
+                    self.region(op, 1, &under)?;
+                }
+                _ => {
+                    if mlirOperationGetNumRegions(op) > 0 {
+                        return Err(format!("'{n}' inside a scop"));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The model as isl text, before isl reads it.
+    fn text(&self) -> [String; 5] {
+        let depth = self.stmts.iter().map(|s| s.sched.len()).max().unwrap_or(0);
+        let params = self
+            .params
+            .iter()
+            .map(|p| p.1.clone())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let inst = |k: usize, s: &Stmt| format!("S{k}[{}]", s.iters.join(", "));
+        let cond = |s: &Stmt| match s.constraints.is_empty() {
+            true => String::new(),
+            false => format!(" : {}", s.constraints.join(" and ")),
+        };
+        let union = |parts: Vec<String>| format!("[{params}] -> {{ {} }}", parts.join("; "));
+        let domain = union(
+            self.stmts
+                .iter()
+                .enumerate()
+                .map(|(k, s)| format!("{}{}", inst(k, s), cond(s)))
+                .collect(),
+        );
+        let schedule = union(
+            self.stmts
+                .iter()
+                .enumerate()
+                .map(|(k, s)| {
+                    let mut d = s.sched.clone();
+                    d.resize(depth, "0".into());
+                    format!("{} -> [{}]", inst(k, s), d.join(", "))
+                })
+                .collect(),
+        );
+        let accesses = |pick: &dyn Fn(&Stmt) -> bool| {
+            union(
+                self.stmts
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| pick(s))
+                    .map(|(k, s)| {
+                        format!(
+                            "{} -> {}[{}]{}",
+                            inst(k, s),
+                            s.array,
+                            s.subs.join(", "),
+                            cond(s)
+                        )
+                    })
+                    .collect(),
+            )
+        };
+        [
+            domain,
+            schedule,
+            accesses(&|s| !s.write),
+            accesses(&|s| s.write && !s.may),
+            accesses(&|s| s.write && s.may),
+        ]
+    }
+}
+
+/// An affine expression with its dimensions and symbols named.
+fn expr(e: MlirAffineExpr, dims: &[String], syms: &[String]) -> Option<String> {
+    unsafe {
+        if mlirAffineExprIsADim(e) {
+            return dims.get(mlirAffineDimExprGetPosition(e) as usize).cloned();
+        }
+        if mlirAffineExprIsASymbol(e) {
+            return syms
+                .get(mlirAffineSymbolExprGetPosition(e) as usize)
+                .cloned();
+        }
+        if mlirAffineExprIsAConstant(e) {
+            return Some(mlirAffineConstantExprGetValue(e).to_string());
+        }
+        let l = expr(mlirAffineBinaryOpExprGetLHS(e), dims, syms)?;
+        let r = expr(mlirAffineBinaryOpExprGetRHS(e), dims, syms)?;
+        Some(if mlirAffineExprIsAAdd(e) {
+            format!("({l} + {r})")
+        } else if mlirAffineExprIsAMul(e) {
+            format!("({l} * {r})")
+        } else if mlirAffineExprIsAMod(e) {
+            format!("(({l}) mod ({r}))")
+        } else if mlirAffineExprIsAFloorDiv(e) {
+            format!("floor(({l}) / ({r}))")
+        } else if mlirAffineExprIsACeilDiv(e) {
+            format!("ceil(({l}) / ({r}))")
+        } else {
+            return None;
+        })
+    }
+}
+
+/// Reads the model of `scop` (a `tpoly.scop`).
+pub fn import(scop: MlirOperation) -> Result<Model, String> {
+    let mut imp = Importer {
+        scop,
+        params: Vec::new(),
+        arrays: Vec::new(),
+        stmts: Vec::new(),
+        fresh: 0,
+    };
+    // SAFETY: a live operation, only read.
+    unsafe { imp.region(scop, 0, &At::default())? };
+    let [domain, schedule, reads, must, may] = imp.text();
+    let ctx = isl_rs::Context::alloc();
+    // isl prints the pieces of a union in its own order: sort them by statement.
+    let sorted = |t: String| -> String {
+        let (Some(open), Some(close)) = (t.find('{'), t.rfind('}')) else {
+            return t;
+        };
+        let mut parts: Vec<&str> = t[open + 1..close]
+            .split(';')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .collect();
+        let key = |p: &&str| {
+            p.trim_start_matches('S')
+                .split('[')
+                .next()
+                .and_then(|n| n.parse::<usize>().ok())
+        };
+        parts.sort_by_key(key);
+        format!("{}{{ {} }}", &t[..open], parts.join("; "))
+    };
+    let set = |s: &str| -> Result<String, String> {
+        let u = isl_rs::UnionSet::read_from_str(&ctx, s)
+            .map_err(|e| format!("isl cannot read {s}: {e:?}"))?;
+        let u = u.coalesce().map_err(|e| format!("isl: {e:?}"))?;
+        u.to_str()
+            .map(|t| sorted(t.to_string()))
+            .map_err(|e| format!("isl: {e:?}"))
+    };
+    let map = |s: &str| -> Result<String, String> {
+        let u = isl_rs::UnionMap::read_from_str(&ctx, s)
+            .map_err(|e| format!("isl cannot read {s}: {e:?}"))?;
+        let u = u.coalesce().map_err(|e| format!("isl: {e:?}"))?;
+        u.to_str()
+            .map(|t| sorted(t.to_string()))
+            .map_err(|e| format!("isl: {e:?}"))
+    };
+    Ok(Model {
+        domain: set(&domain)?,
+        schedule: map(&schedule)?,
+        reads: map(&reads)?,
+        must_writes: map(&must)?,
+        may_writes: map(&may)?,
+    })
+}

@@ -1,0 +1,5 @@
+//! Tessel's own MLIR passes, one per file, each declared in [`crate::registry::PASSES`]
+//! and run through MLIR's pass manager.
+
+pub mod detect_scops;
+pub mod print_model;

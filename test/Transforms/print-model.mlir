@@ -1,0 +1,97 @@
+// RUN: not tessel-opt %s --split-input-file --tessel-print-model 2>&1 >/dev/null | FileCheck %s
+// RUN: not tessel-opt %s --split-input-file --tessel-print-model --tessel-print-model=x=1 2>&1 | FileCheck %s --check-prefix=OPT
+// OPT: 'tessel-print-model' has no option 'x' (valid: none)
+
+// A matrix product: 3-deep domain with a parameter bound, the 2d+1 original
+// schedule, and each access a statement of its own.
+// CHECK: print-model.mlir:[[# @LINE + 7]]:3: remark: polyhedral model
+// CHECK-NEXT: domain: [arg3] -> { S0[i0, i1, i2] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3; S1[i0, i1, i2] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3; S2[i0, i1, i2] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3; S3[i0, i1, i2] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3 }
+// CHECK-NEXT: schedule: [arg3] -> { S0[i0, i1, i2] -> [0, i0, 0, i1, 0, i2, 0]; S1[i0, i1, i2] -> [0, i0, 0, i1, 0, i2, 1]; S2[i0, i1, i2] -> [0, i0, 0, i1, 0, i2, 2]; S3[i0, i1, i2] -> [0, i0, 0, i1, 0, i2, 5] }
+// CHECK-NEXT: reads: [arg3] -> { S0[i0, i1, i2] -> arg0[i0, i2] : {{.*}}; S1[i0, i1, i2] -> arg1[i2, i1] : {{.*}}; S2[i0, i1, i2] -> arg2[i0, i1] : {{.*}} }
+// CHECK-NEXT: must-writes: [arg3] -> { S3[i0, i1, i2] -> arg2[i0, i1] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3 }
+// CHECK-NEXT: may-writes: [arg3] -> {  }
+func.func @mm(%A: memref<16x?xf32>, %B: memref<?x16xf32>, %C: memref<16x16xf32>, %n: index) {
+  tpoly.scop {
+    affine.for %i = 0 to 16 {
+      affine.for %j = 0 to 16 {
+        affine.for %k = 0 to %n {
+          %a = affine.load %A[%i, %k] : memref<16x?xf32>
+          %b = affine.load %B[%k, %j] : memref<?x16xf32>
+          %c = affine.load %C[%i, %j] : memref<16x16xf32>
+          %p = arith.mulf %a, %b : f32
+          %s = arith.addf %c, %p : f32
+          affine.store %s, %C[%i, %j] : memref<16x16xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A triangular loop with a step, an affine.if and its else branch, and
+// affine.apply substituted into a subscript.
+// The step is a stride, the else branch the negated condition, and its store
+// comes after the then branch's in the schedule.
+// CHECK: remark: polyhedral model
+// CHECK-NEXT: domain: { S0[i0, i1] : (i0 + i1) mod 2 = 0 and 0 <= i0 <= 9 and 4 + i0 <= i1 <= 19; S1[i0, i1] : (i0 + i1) mod 2 = 0 and 0 <= i0 <= 9 and i0 <= i1 <= 19 and i1 <= 3 + i0 }
+// CHECK-NEXT: schedule: { S0[i0, i1] -> [0, i0, 0, i1, 0, 1]; S1[i0, i1] -> [0, i0, 0, i1, 0, 3] }
+// CHECK-NEXT: reads: {  }
+// CHECK-NEXT: must-writes: { S0[i0, i1] -> arg0[1 + i1] : {{.*}}; S1[i0, i1] -> arg0[i0] : {{.*}} }
+// CHECK-NEXT: may-writes: {  }
+func.func @tri(%A: memref<32xf32>) {
+  %z = arith.constant 0.0 : f32
+  tpoly.scop {
+    affine.for %i = 0 to 10 {
+      affine.for %j = affine_map<(d0) -> (d0)>(%i) to 20 step 2 {
+        affine.if affine_set<(d0, d1) : (d1 - d0 - 4 >= 0)>(%i, %j) {
+          %q = affine.apply affine_map<(d0) -> (d0 + 1)>(%j)
+          affine.store %z, %A[%q] : memref<32xf32>
+        } else {
+          affine.store %z, %A[%i] : memref<32xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// Subscripts computed from data and stores under a condition on data: a free
+// output dimension, and a may-write.
+// CHECK: remark: polyhedral model
+// CHECK: reads: { S0[i0] -> arg1[i0] : 0 <= i0 <= 9; S1[i0] -> arg0[o0] : 0 <= i0 <= 9 }
+// CHECK-NEXT: must-writes: {  }
+// CHECK-NEXT: may-writes: { S2[i0] -> arg0[i0] : 0 <= i0 <= 9 }
+func.func @data(%A: memref<10xf32>, %idx: memref<10xindex>) {
+  %z = arith.constant 0.0 : f32
+  tpoly.scop {
+    affine.for %i = 0 to 10 {
+      %k = affine.load %idx[%i] : memref<10xindex>
+      %v = memref.load %A[%k] : memref<10xf32>
+      %p = arith.cmpf ogt, %v, %z : f32
+      scf.if %p {
+        affine.store %v, %A[%i] : memref<10xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// What cannot be modelled is an error at the scop.
+// CHECK: error: cannot model this scop: 'scf.for' inside a scop
+func.func @bad(%A: memref<10xf32>, %n: index) {
+  %z = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tpoly.scop {
+    scf.for %i = %c0 to %n step %c1 {
+      memref.store %z, %A[%i] : memref<10xf32>
+    }
+  }
+  return
+}
