@@ -452,27 +452,24 @@ pub fn import(scop: MlirOperation) -> Result<Model, String> {
         parts.sort_by_key(key);
         format!("{}{{ {} }}", &t[..open], parts.join("; "))
     };
-    let set = |s: &str| -> Result<String, String> {
-        let u = isl_rs::UnionSet::read_from_str(&ctx, s)
-            .map_err(|e| format!("isl cannot read {s}: {e:?}"))?;
-        let u = u.coalesce().map_err(|e| format!("isl: {e:?}"))?;
-        u.to_str()
-            .map(|t| sorted(t.to_string()))
-            .map_err(|e| format!("isl: {e:?}"))
-    };
-    let map = |s: &str| -> Result<String, String> {
-        let u = isl_rs::UnionMap::read_from_str(&ctx, s)
-            .map_err(|e| format!("isl cannot read {s}: {e:?}"))?;
-        let u = u.coalesce().map_err(|e| format!("isl: {e:?}"))?;
-        u.to_str()
-            .map(|t| sorted(t.to_string()))
-            .map_err(|e| format!("isl: {e:?}"))
-    };
+    // isl reads the text, coalesces it and prints it back (a set or a map alike).
+    macro_rules! canonical {
+        ($ty:ty, $s:expr) => {{
+            let s: &str = $s;
+            <$ty>::read_from_str(&ctx, s)
+                .map_err(|e| format!("isl cannot read {s}: {e:?}"))?
+                .coalesce()
+                .map_err(|e| format!("isl: {e:?}"))?
+                .to_str()
+                .map(|t| sorted(t.to_string()))
+                .map_err(|e| format!("isl: {e:?}"))?
+        }};
+    }
     Ok(Model {
-        domain: set(&domain)?,
-        schedule: map(&schedule)?,
-        reads: map(&reads)?,
-        must_writes: map(&must)?,
-        may_writes: map(&may)?,
+        domain: canonical!(isl_rs::UnionSet, &domain),
+        schedule: canonical!(isl_rs::UnionMap, &schedule),
+        reads: canonical!(isl_rs::UnionMap, &reads),
+        must_writes: canonical!(isl_rs::UnionMap, &must),
+        may_writes: canonical!(isl_rs::UnionMap, &may),
     })
 }
