@@ -82,6 +82,25 @@ func.func @data(%A: memref<10xf32>, %idx: memref<10xindex>) {
 
 // -----
 
+// Divisions and remainders by constants (isl reads them as floor, ceil and mod of
+// a literal divisor; the random programs of test/utils/randprog.py use them).
+// CHECK: remark: polyhedral model
+// CHECK-NEXT: domain: [arg1] -> { S0[i0, i1] : 0 <= i0 <= 15 and i1 >= 0 and 2i1 < arg1 }
+// CHECK: must-writes: [arg1] -> { S0[i0, i1] -> arg0[o0, o1] : (-i0 + o0) mod 4 = 0 and 0 <= i0 <= 15 and i1 >= 0 and 2i1 < arg1 and 0 <= o0 <= 3 and -3 + i0 <= 4o1 <= i0 }
+func.func @divs(%A: memref<4x4xf32>, %n: index) {
+  %z = arith.constant 0.0 : f32
+  tpoly.scop {
+    affine.for %i = 0 to 16 {
+      affine.for %j = 0 to affine_map<()[s0] -> (s0 ceildiv 2)>()[%n] {
+        affine.store %z, %A[%i mod 4, %i floordiv 4] : memref<4x4xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
 // What cannot be modelled is an error at the scop.
 // CHECK: error: cannot model this scop: 'scf.for' inside a scop
 func.func @bad(%A: memref<10xf32>, %n: index) {

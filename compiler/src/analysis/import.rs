@@ -403,17 +403,24 @@ fn expr(e: MlirAffineExpr, dims: &[String], syms: &[String]) -> Option<String> {
             return Some(mlirAffineConstantExprGetValue(e).to_string());
         }
         let l = expr(mlirAffineBinaryOpExprGetLHS(e), dims, syms)?;
-        let r = expr(mlirAffineBinaryOpExprGetRHS(e), dims, syms)?;
-        Some(if mlirAffineExprIsAAdd(e) {
-            format!("({l} + {r})")
-        } else if mlirAffineExprIsAMul(e) {
-            format!("({l} * {r})")
-        } else if mlirAffineExprIsAMod(e) {
-            format!("(({l}) mod ({r}))")
+        let rhs = mlirAffineBinaryOpExprGetRHS(e);
+        let r = expr(rhs, dims, syms)?;
+        if mlirAffineExprIsAAdd(e) {
+            return Some(format!("({l} + {r})"));
+        }
+        if mlirAffineExprIsAMul(e) {
+            return Some(format!("({l} * {r})"));
+        }
+        // isl takes a literal divisor; a semi-affine one (a symbol) is not affine.
+        if !mlirAffineExprIsAConstant(rhs) {
+            return None;
+        }
+        Some(if mlirAffineExprIsAMod(e) {
+            format!("(({l}) mod {r})")
         } else if mlirAffineExprIsAFloorDiv(e) {
-            format!("floor(({l}) / ({r}))")
+            format!("floor(({l}) / {r})")
         } else if mlirAffineExprIsACeilDiv(e) {
-            format!("ceil(({l}) / ({r}))")
+            format!("ceil(({l}) / {r})")
         } else {
             return None;
         })
