@@ -150,6 +150,10 @@ fn main() -> ExitCode {
         eprintln!("error: no such file: '{input}'");
         return ExitCode::from(1);
     }
+    if let Err(f) = tessel::program::check_language(&input) {
+        report(f.0);
+        return ExitCode::from(1);
+    }
     let debug = tessel::pipeline::wants_debug(&cflags);
     let opts = CompileOptions {
         input: input.clone(),
