@@ -2,6 +2,21 @@
 // RUN: tessel-opt %s --tessel-gpu-to-nvvm="chip=sm_80" | FileCheck %s --check-prefix=NVVM
 // RUN: tessel-opt %s --pass-pipeline='builtin.module(tessel-gpu-to-rocdl{chip=gfx90a})' | FileCheck %s --check-prefix=ROCDL
 // RUN: not tessel-opt %s --tessel-gpu-to-nvvm="arch=sm_80" 2>&1 | FileCheck %s --check-prefix=BADOPT
+// A named pipeline runs pass by pass: the IR after each of its passes, or after all of it.
+// RUN: tessel-opt %s --tessel-gpu-to-nvvm=libdevice=none --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s --check-prefix=EACH
+// RUN: tessel-opt %s --tessel-gpu-to-nvvm=libdevice=none --mlir-print-ir-after=tessel-gpu-to-nvvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=WHOLE
+// EACH: IR Dump After gpu-kernel-outlining
+// EACH: IR Dump After convert-gpu-to-nvvm
+// EACH: gpu.module @tessel_kernels
+// EACH: llvm.func @k0
+// EACH: IR Dump After gpu-to-llvm
+// EACH: IR Dump After gpu-module-to-binary
+// EACH: gpu.binary @tessel_kernels
+// WHOLE-NOT: IR Dump After gpu-kernel-outlining
+// WHOLE: IR Dump After tessel-gpu-to-nvvm
+// WHOLE-NEXT: module
+// WHOLE: gpu.binary @tessel_kernels
+// WHOLE-NOT: IR Dump
 
 // NVVM: llvm.func @sqrt_all(
 // NVVM: gpu.launch_func <%{{.*}} : !llvm.ptr> @tessel_kernels::@k0

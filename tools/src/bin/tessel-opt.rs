@@ -21,6 +21,9 @@ struct Opts {
     allow_unregistered: bool,
     /// Pipeline elements (each anchored at builtin.module), with the pass name for printing.
     elements: Vec<(String, String)>,
+    /// For the last pass of a Tessel named pipeline (which runs pass by pass), the
+    /// pipeline's name, so that `--mlir-print-ir-after=NAME` prints after all of it.
+    ends: Vec<Option<String>>,
 }
 
 fn all_pass_names() -> Vec<String> {
@@ -343,6 +346,7 @@ fn parse_args(session: &Session) -> Result<Opts, (String, u8)> {
         bytecode: set("emit-bytecode"),
         allow_unregistered: set("allow-unregistered-dialect"),
         elements: Vec::new(),
+        ends: Vec::new(),
     };
     // Passes and pipelines in command-line order.
     let mut given: Vec<(usize, Option<&str>, &String)> = Vec::new();
@@ -376,7 +380,38 @@ fn parse_args(session: &Session) -> Result<Opts, (String, u8)> {
             }
         }
     }
+    split_named_pipelines(&mut o).map_err(|e| (e, 1))?;
     Ok(o)
+}
+
+/// Runs each Tessel named pipeline (`tessel-gpu-to-nvvm`) pass by pass, so that
+/// `--mlir-print-ir-after-all`, `--mlir-print-ir-before-all` and `--mlir-timing` show
+/// every pass inside it, as mlir-opt shows the passes of its pipelines.
+fn split_named_pipelines(o: &mut Opts) -> Result<(), String> {
+    let mut elements = Vec::new();
+    let mut ends = Vec::new();
+    for (text, pass) in std::mem::take(&mut o.elements) {
+        let named = matches!(
+            registry::find(&pass).map(|i| i.kind),
+            Some(registry::PassKind::Pipeline(_))
+        );
+        if !named {
+            elements.push((text, pass));
+            ends.push(None);
+            continue;
+        }
+        let mut i = 0;
+        let elems = parse_elems(&text, &mut i).map_err(|e| format!("error: {e}"))?;
+        let before = elements.len();
+        flatten(&elems, &|s| s, &mut elements)?;
+        ends.resize(elements.len(), None);
+        if elements.len() > before {
+            ends[elements.len() - 1] = Some(pass);
+        }
+    }
+    o.elements = elements;
+    o.ends = ends;
+    Ok(())
 }
 
 #[derive(Debug)]
@@ -474,7 +509,7 @@ fn process(
         return failed(d, Vec::new());
     }
     let mut times = Vec::new();
-    for (text, pass) in &o.elements {
+    for ((text, pass), ends) in o.elements.iter().zip(&o.ends) {
         let _span = tracing::info_span!("pass", name = %pass).entered();
         if o.print_before_all {
             let _ = write!(
@@ -489,10 +524,19 @@ fn process(
         if let Err(d) = r {
             return failed(d, times);
         }
-        if o.print_after_all || o.print_after.iter().any(|p| p == pass) {
+        // After a whole named pipeline, when that is what was asked, it names the dump.
+        let label = match ends {
+            Some(e) if !o.print_after_all && o.print_after.contains(e) => e,
+            _ => pass,
+        };
+        if o.print_after_all
+            || o.print_after
+                .iter()
+                .any(|p| p == pass || Some(p) == ends.as_ref())
+        {
             let _ = write!(
                 log,
-                "// -----// IR Dump After {pass} //----- //\n{}\n",
+                "// -----// IR Dump After {label} //----- //\n{}\n",
                 print_module_with(&module, o.print)
             );
         }
