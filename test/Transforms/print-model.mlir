@@ -4,12 +4,16 @@
 
 // A matrix product: 3-deep domain with a parameter bound, the 2d+1 original
 // schedule, and each access a statement of its own.
-// CHECK: print-model.mlir:[[# @LINE + 7]]:3: remark: polyhedral model
+// CHECK: print-model.mlir:[[# @LINE + 11]]:3: remark: polyhedral model
 // CHECK-NEXT: domain: [arg3] -> { S0[i0, i1, i2] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3; S1[i0, i1, i2] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3; S2[i0, i1, i2] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3; S3[i0, i1, i2] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3 }
 // CHECK-NEXT: schedule: [arg3] -> { S0[i0, i1, i2] -> [0, i0, 0, i1, 0, i2, 0]; S1[i0, i1, i2] -> [0, i0, 0, i1, 0, i2, 1]; S2[i0, i1, i2] -> [0, i0, 0, i1, 0, i2, 2]; S3[i0, i1, i2] -> [0, i0, 0, i1, 0, i2, 5] }
 // CHECK-NEXT: reads: [arg3] -> { S0[i0, i1, i2] -> arg0[i0, i2] : {{.*}}; S1[i0, i1, i2] -> arg1[i2, i1] : {{.*}}; S2[i0, i1, i2] -> arg2[i0, i1] : {{.*}} }
 // CHECK-NEXT: must-writes: [arg3] -> { S3[i0, i1, i2] -> arg2[i0, i1] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3 }
 // CHECK-NEXT: may-writes: [arg3] -> {  }
+// The value of C[i][j] flows from each k to the next; the read at k precedes the
+// writes at k and later (anti), and the writes follow each other (output).
+// CHECK-NEXT: flow: [arg3] -> { S3[i0, i1, i2] -> S2[i0' = i0, i1' = i1, i2' = 1 + i2] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 <= -2 + arg3 }
+// CHECK-NEXT: anti/output: [arg3] -> { S2[i0, i1, i2] -> S3[i0' = i0, i1' = i1, i2'] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and i2 >= 0 and i2 <= i2' < arg3; S3[i0, i1, i2] -> S3[i0' = i0, i1' = i1, i2'] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3 and i2' > i2 and 0 <= i2' < arg3 }
 func.func @mm(%A: memref<16x?xf32>, %B: memref<?x16xf32>, %C: memref<16x16xf32>, %n: index) {
   tpoly.scop {
     affine.for %i = 0 to 16 {
@@ -40,6 +44,7 @@ func.func @mm(%A: memref<16x?xf32>, %B: memref<?x16xf32>, %C: memref<16x16xf32>,
 // CHECK-NEXT: reads: {  }
 // CHECK-NEXT: must-writes: { S0[i0, i1] -> arg0[1 + i1] : {{.*}}; S1[i0, i1] -> arg0[i0] : {{.*}} }
 // CHECK-NEXT: may-writes: {  }
+// CHECK-NEXT: flow: {  }
 func.func @tri(%A: memref<32xf32>) {
   %z = arith.constant 0.0 : f32
   tpoly.scop {
@@ -65,6 +70,9 @@ func.func @tri(%A: memref<32xf32>) {
 // CHECK: reads: { S0[i0] -> arg1[i0] : 0 <= i0 <= 9; S1[i0] -> arg0[o0] : 0 <= i0 <= 9 }
 // CHECK-NEXT: must-writes: {  }
 // CHECK-NEXT: may-writes: { S2[i0] -> arg0[i0] : 0 <= i0 <= 9 }
+// A may-write is a possible source of every later read of the array.
+// CHECK-NEXT: flow: { S2[i0] -> S1[i0'] : i0 >= 0 and i0 < i0' <= 9 }
+// CHECK-NEXT: anti/output: { S1[i0] -> S2[i0'] : i0 >= 0 and i0 <= i0' <= 9 }
 func.func @data(%A: memref<10xf32>, %idx: memref<10xindex>) {
   %z = arith.constant 0.0 : f32
   tpoly.scop {

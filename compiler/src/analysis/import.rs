@@ -388,6 +388,27 @@ impl Importer {
     }
 }
 
+/// isl prints the pieces of a union in its own order: sorted by statement number (then
+/// by text), equal models print equally.
+fn sorted(t: String) -> String {
+    let (Some(open), Some(close)) = (t.find('{'), t.rfind('}')) else {
+        return t;
+    };
+    let mut parts: Vec<&str> = t[open + 1..close]
+        .split(';')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let key = |p: &str| {
+        p.trim_start_matches('S')
+            .split('[')
+            .next()
+            .and_then(|n| n.parse::<usize>().ok())
+    };
+    parts.sort_by(|a, b| key(a).cmp(&key(b)).then(a.cmp(b)));
+    format!("{}{{ {} }}", &t[..open], parts.join("; "))
+}
+
 /// An affine expression with its dimensions and symbols named.
 fn expr(e: MlirAffineExpr, dims: &[String], syms: &[String]) -> Option<String> {
     unsafe {
@@ -440,25 +461,6 @@ pub fn import(scop: MlirOperation) -> Result<Model, String> {
     unsafe { imp.region(scop, 0, &At::default())? };
     let [domain, schedule, reads, must, may] = imp.text();
     let ctx = isl_rs::Context::alloc();
-    // isl prints the pieces of a union in its own order: sort them by statement.
-    let sorted = |t: String| -> String {
-        let (Some(open), Some(close)) = (t.find('{'), t.rfind('}')) else {
-            return t;
-        };
-        let mut parts: Vec<&str> = t[open + 1..close]
-            .split(';')
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-            .collect();
-        let key = |p: &&str| {
-            p.trim_start_matches('S')
-                .split('[')
-                .next()
-                .and_then(|n| n.parse::<usize>().ok())
-        };
-        parts.sort_by_key(key);
-        format!("{}{{ {} }}", &t[..open], parts.join("; "))
-    };
     // isl reads the text, coalesces it and prints it back (a set or a map alike).
     macro_rules! canonical {
         ($ty:ty, $s:expr) => {{
@@ -478,5 +480,56 @@ pub fn import(scop: MlirOperation) -> Result<Model, String> {
         reads: canonical!(isl_rs::UnionMap, &reads),
         must_writes: canonical!(isl_rs::UnionMap, &must),
         may_writes: canonical!(isl_rs::UnionMap, &may),
+    })
+}
+
+/// The dependences of a model, ordered by its original schedule: `flow`, exact dataflow
+/// (each read instance from the last instance before it that writes the element, may-
+/// writes as possible sources), and `memory`, the anti and output dependences (an access
+/// followed by a write of the same element), memory-based.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Dependences {
+    pub flow: String,
+    pub memory: String,
+}
+
+fn isl<T>(r: Result<T, isl_rs::LibISLError>, what: &str) -> Result<T, String> {
+    r.map_err(|e| format!("isl could not {what}: {e:?}"))
+}
+
+/// Computes the dependences of `m` with isl.
+pub fn dependences(m: &Model) -> Result<Dependences, String> {
+    let ctx = isl_rs::Context::alloc();
+    let map = |s: &str| isl(isl_rs::UnionMap::read_from_str(&ctx, s), "read a map");
+    let sched = map(&m.schedule)?;
+    let writes = isl(map(&m.must_writes)?.union(map(&m.may_writes)?), "unite")?;
+    let info = isl(
+        isl_rs::UnionAccessInfo::from_sink(map(&m.reads)?),
+        "build access info",
+    )?;
+    let info = isl(info.set_must_source(map(&m.must_writes)?), "set sources")?;
+    let info = isl(info.set_may_source(map(&m.may_writes)?), "set sources")?;
+    let info = isl(
+        info.set_schedule_map(isl(sched.copy(), "copy")?),
+        "set schedule",
+    )?;
+    let flow = isl(
+        isl(info.compute_flow(), "compute flow")?.get_may_dependence(),
+        "get flow",
+    )?;
+    let touches = isl(map(&m.reads)?.union(isl(writes.copy(), "copy")?), "unite")?;
+    let pairs = isl(
+        touches.apply_range(isl(writes.reverse(), "reverse")?),
+        "join",
+    )?;
+    let before = isl(isl(sched.copy(), "copy")?.lex_lt_union_map(sched), "order")?;
+    let memory = isl(pairs.intersect(before), "intersect")?;
+    let text = |u: isl_rs::UnionMap| -> Result<String, String> {
+        let u = isl(u.coalesce(), "coalesce")?;
+        isl(u.to_str(), "print").map(|t| sorted(t.to_string()))
+    };
+    Ok(Dependences {
+        flow: text(flow)?,
+        memory: text(memory)?,
     })
 }

@@ -1,6 +1,7 @@
 //! `tessel-print-model` (PrintModel): reports the polyhedral model of every `tpoly.scop`
 //! as a remark at the scop: iteration domains, the original schedule, reads, must-writes
-//! and may-writes, in isl notation, as [`crate::analysis::import`] reads them from the
+//! and may-writes, and the dependences (exact flow; memory-based anti and output), in isl
+//! notation, as [`crate::analysis::import`] reads them from the
 //! affine operations. The IR is unchanged. It is how the import is tested, and how a
 //! user sees what the polyhedral passes will work from.
 //!
@@ -42,9 +43,20 @@ unsafe fn visit(op: MlirOperation) -> Result<(), String> {
             return Err(String::new());
         }
     };
+    let d = match crate::analysis::import::dependences(&m) {
+        Ok(d) => d,
+        Err(e) => {
+            let msg =
+                std::ffi::CString::new(format!("cannot compute the dependences of this scop: {e}"))
+                    .unwrap_or_default();
+            // SAFETY: as below.
+            unsafe { mlirEmitError(loc, msg.as_ptr()) };
+            return Err(String::new());
+        }
+    };
     let text = format!(
-        "polyhedral model\n  domain: {}\n  schedule: {}\n  reads: {}\n  must-writes: {}\n  may-writes: {}",
-        m.domain, m.schedule, m.reads, m.must_writes, m.may_writes
+        "polyhedral model\n  domain: {}\n  schedule: {}\n  reads: {}\n  must-writes: {}\n  may-writes: {}\n  flow: {}\n  anti/output: {}",
+        m.domain, m.schedule, m.reads, m.must_writes, m.may_writes, d.flow, d.memory
     );
     // SAFETY: as above.
     unsafe { tessel_dialects::tesselEmitRemark(loc, string_ref(&text)) };
