@@ -53,6 +53,10 @@ struct Args {
     /// Print JSON rows instead of a table.
     #[arg(long)]
     json: bool,
+    /// One row per program, summed over all its launches (pipelines may fuse or split
+    /// kernels differently, so whole programs compare where kernels cannot).
+    #[arg(long)]
+    per_program: bool,
 }
 
 fn map_of(name: &str) -> MapOptions {
@@ -92,10 +96,16 @@ struct Row {
     dram_write: u64,
 }
 
-fn rows(launches: &[Launch]) -> BTreeMap<String, Row> {
+/// Sums per kernel, or with `whole` one row for all the launches (keyed "").
+fn rows(launches: &[Launch], whole: bool) -> BTreeMap<String, Row> {
     let mut m: BTreeMap<String, Row> = BTreeMap::new();
     for l in launches {
-        let r = m.entry(l.kernel.clone()).or_default();
+        let key = if whole {
+            String::new()
+        } else {
+            l.kernel.clone()
+        };
+        let r = m.entry(key).or_default();
         r.launches += 1;
         if let Some(c) = &l.counters {
             r.ld_req += c.global_load_requests;
@@ -237,11 +247,22 @@ fn main() -> ExitCode {
                 continue;
             }
         };
-        let base_rows = base.as_deref().map(rows);
-        for (k, r) in rows(&main) {
+        let whole = args.per_program;
+        let base_rows = base.as_deref().map(|b| rows(b, whole));
+        for (k, r) in rows(&main, whole) {
             instr += r.instructions;
             wall += r.wall;
             let b = base_rows.as_ref().and_then(|m| m.get(&k).cloned());
+            // A whole program is named by its kernels' count.
+            let k = match whole {
+                true => {
+                    let mut names: Vec<&str> = main.iter().map(|l| l.kernel.as_str()).collect();
+                    names.sort_unstable();
+                    names.dedup();
+                    format!("({} kernels)", names.len())
+                }
+                false => k,
+            };
             table.push((name.clone(), k, r, b));
         }
     }
@@ -253,10 +274,16 @@ fn main() -> ExitCode {
             .iter()
             .map(|(p, k, r, b)| {
                 let opt = |v: Option<f64>| v.map_or("null".into(), |x| format!("{x:e}"));
+                let kernel = match args.per_program {
+                    true => format!(
+                        "\"kernels\": {}",
+                        k.trim_start_matches('(').split(' ').next().unwrap_or("0")
+                    ),
+                    false => format!("\"kernel\": {}", tessel_runtime::profile::json_str(k)),
+                };
                 format!(
-                    "  {{\"program\": {}, \"kernel\": {}, \"launches\": {}, \"load_sectors_per_request\": {}, \"store_sectors_per_request\": {}, \"bank_conflict_ways\": {}, \"l1_hit_rate\": {}, \"l2_hit_rate\": {}, \"dram_read_bytes\": {}, \"dram_write_bytes\": {}, \"occupancy\": {}, \"estimated_time_s\": {}, \"measured_time_s\": {}, \"baseline_estimated_time_s\": {}}}",
+                    "  {{\"program\": {}, {kernel}, \"launches\": {}, \"load_sectors_per_request\": {}, \"store_sectors_per_request\": {}, \"bank_conflict_ways\": {}, \"l1_hit_rate\": {}, \"l2_hit_rate\": {}, \"dram_read_bytes\": {}, \"dram_write_bytes\": {}, \"occupancy\": {}, \"estimated_time_s\": {}, \"measured_time_s\": {}, \"baseline_estimated_time_s\": {}}}",
                     tessel_runtime::profile::json_str(p),
-                    tessel_runtime::profile::json_str(k),
                     r.launches,
                     opt(ratio(r.ld_sec, r.ld_req)),
                     opt(ratio(r.st_sec, r.st_req)),
@@ -320,9 +347,12 @@ fn main() -> ExitCode {
                 fmt(be.map(|b| b / (r.est * 1e6)), 2),
             );
         }
+        let rows = match args.per_program {
+            true => String::new(),
+            false => format!("{} kernels of ", table.len()),
+        };
         eprintln!(
-            "tessel-bench: {} kernels of {} programs in {:.1} s; sim ran {} thread instructions in {:.2} s ({:.1} M/s)",
-            table.len(),
+            "tessel-bench: {rows}{} programs in {:.1} s; sim ran {} thread instructions in {:.2} s ({:.1} M/s)",
             n - failures,
             started.elapsed().as_secs_f64(),
             instr,
