@@ -501,6 +501,47 @@ mod tests {
     }
 
     #[test]
+    fn a_wave_counts_as_its_requests_one_after_another() {
+        // Eight blocks, four resident on each of two SMs (one wave, an L1 shared by four
+        // blocks, replayed interleaved): pseudo-random loads and stores, compared with
+        // every request through L1 then L2 in the interleaved order, one at a time.
+        let traces: Vec<Vec<(Vec<u64>, bool)>> = (0..8u64)
+            .map(|b| {
+                let mut x = 777 + b;
+                (0..100 + 10 * b)
+                    .map(|_| {
+                        x = x
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        let s = (x >> 33) % 512;
+                        (vec![s, s + 1, s + 9], (x >> 20).is_multiple_of(5))
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut h = Hierarchy::new(2, 1024, 4096);
+        for i in 0..200 {
+            for (b, t) in traces.iter().enumerate() {
+                if let Some((sectors, write)) = t.get(i) {
+                    h.request(b % 2, sectors, *write);
+                }
+            }
+        }
+        let expected = h.finish();
+        let mut w = Waves::new(Hierarchy::new(2, 1024, 4096), 2, 4, 8);
+        assert!(!w.eager_l1);
+        for (b, t) in traces.iter().enumerate() {
+            let mut bt = BlockTrace::default();
+            for (sectors, write) in t {
+                bt.request(sectors, *write);
+            }
+            w.add(b as u64, bt);
+        }
+        assert_eq!(w.finish().0, expected);
+        assert!(expected.l1_hits > 0 && expected.l2_hits > 0);
+    }
+
+    #[test]
     fn stores_update_l1_without_allocating() {
         let mut h = Hierarchy::new(1, 1024, 4096);
         h.request(0, &[3], true);
