@@ -19,7 +19,10 @@
 //! Racing accesses of two threads to one device address happen only in such a dropped
 //! run; their values are never used.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use crate::cache::{BlockTrace, Waves};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Condvar, Mutex};
 
 /// Bits of a block number (plus one) in an [`Owners`] entry.
 const BLOCK_BITS: u32 = 24;
@@ -146,6 +149,108 @@ impl Snapshot {
             unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), *s as *mut u8, bytes.len()) };
         }
     }
+}
+
+/// Runs the blocks on one thread per context, each taking the next block not yet
+/// taken, while this thread hands the blocks' traces to the caches in block order.
+/// Gives the contexts back, and whether the run was dropped (an error or a conflict
+/// between blocks in some block; the caches are then incomplete).
+///
+/// `run_block(ctx, b, spare)` runs block `b` and gives its trace, leaving `spare` (an
+/// emptied trace, its memory reused) to record the next one in; `None` on an error.
+pub fn run<C: Send>(
+    ctxs: Vec<C>,
+    blocks: u64,
+    waves: &mut Waves,
+    run_block: impl Fn(&mut C, u64, BlockTrace) -> Option<BlockTrace> + Sync,
+) -> (Vec<C>, bool) {
+    let next = AtomicU64::new(0);
+    let abort = AtomicBool::new(false);
+    // Blocks handed to the caches; a thread does not start a block more than `window`
+    // ahead of it, which bounds the traces waiting.
+    let fed = (Mutex::new(0u64), Condvar::new());
+    let window = 4 * ctxs.len() as u64;
+    let (tx, rx) = std::sync::mpsc::channel::<(u64, Option<BlockTrace>)>();
+    // Emptied traces for the threads to record in.
+    let spares = Mutex::new(Vec::<BlockTrace>::new());
+    std::thread::scope(|sc| {
+        let handles: Vec<_> = ctxs
+            .into_iter()
+            .map(|mut ctx| {
+                let tx = tx.clone();
+                let (next, abort, fed, spares) = (&next, &abort, &fed, &spares);
+                let run_block = &run_block;
+                sc.spawn(move || {
+                    loop {
+                        let b = next.fetch_add(1, Relaxed);
+                        if b >= blocks || abort.load(Relaxed) {
+                            break;
+                        }
+                        {
+                            let mut f = fed.0.lock().unwrap();
+                            while b >= *f + window && !abort.load(Relaxed) {
+                                f = fed.1.wait(f).unwrap();
+                            }
+                        }
+                        if abort.load(Relaxed) {
+                            break;
+                        }
+                        let spare = spares.lock().unwrap().pop().unwrap_or_default();
+                        let trace = run_block(&mut ctx, b, spare);
+                        if trace.is_none() {
+                            abort.store(true, Relaxed);
+                            drop(fed.0.lock().unwrap());
+                            fed.1.notify_all();
+                        }
+                        let failed = trace.is_none();
+                        if tx.send((b, trace)).is_err() || failed {
+                            break;
+                        }
+                    }
+                    ctx
+                })
+            })
+            .collect();
+        drop(tx);
+        let mut pending = BTreeMap::new();
+        let mut want = 0;
+        let mut dropped = false;
+        for (b, trace) in rx {
+            match trace {
+                Some(t) if !dropped => {
+                    pending.insert(b, t);
+                }
+                Some(_) => {}
+                None => dropped = true,
+            }
+            if dropped {
+                continue;
+            }
+            let before = want;
+            while let Some(t) = pending.remove(&want) {
+                waves.add(want, t);
+                want += 1;
+            }
+            {
+                let mut s = spares.lock().unwrap();
+                while s.len() < window as usize {
+                    match waves.spare() {
+                        Some(t) => s.push(t),
+                        None => break,
+                    }
+                }
+            }
+            if want != before {
+                *fed.0.lock().unwrap() = want;
+                fed.1.notify_all();
+            }
+        }
+        let done = handles
+            .into_iter()
+            .map(|h| h.join().expect("a sim thread panicked"))
+            .collect();
+        (done, dropped)
+    })
 }
 
 /// Threads running blocks at the same time, at most this many.

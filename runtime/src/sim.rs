@@ -34,8 +34,8 @@ use crate::profile::{Counters, Launch};
 use std::alloc::Layout;
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
 
 const ALIGN: usize = 256;
 /// The simulated device address of the first allocation.
@@ -272,7 +272,10 @@ impl Sim {
             // before the restore below.
             let bytes: Vec<(u64, u64)> = plan.bound.iter().map(|b| (b.0, b.1)).collect();
             let snapshot = unsafe { Snapshot::take(&bytes) };
-            let (done, dropped) = run_parallel(ctxs, blocks, &mut waves);
+            let (done, dropped) = parallel::run(ctxs, blocks, &mut waves, |ctx, b, spare| {
+                let done = ctx.run_block(b).is_ok();
+                done.then(|| std::mem::replace(&mut ctx.trace, spare))
+            });
             if dropped {
                 // SAFETY: as above; every thread has ended.
                 unsafe { snapshot.restore() };
@@ -298,104 +301,6 @@ impl Sim {
         self.caches = Some(hierarchy);
         result.map(|()| (counters, caches))
     }
-}
-
-/// Runs the blocks on one thread per context, each taking the next block not yet
-/// taken, while this thread hands the blocks' traces to the caches in block order.
-/// Gives the contexts back, and whether the run was dropped (an error or a conflict
-/// between blocks in some block; the caches are then incomplete).
-fn run_parallel<'a>(ctxs: Vec<Ctx<'a>>, blocks: u64, waves: &mut Waves) -> (Vec<Ctx<'a>>, bool) {
-    let next = AtomicU64::new(0);
-    let abort = AtomicBool::new(false);
-    // Blocks handed to the caches; a thread does not start a block more than `window`
-    // ahead of it, which bounds the traces waiting.
-    let fed = (Mutex::new(0u64), Condvar::new());
-    let window = 4 * ctxs.len() as u64;
-    let (tx, rx) = std::sync::mpsc::channel::<(u64, Option<BlockTrace>)>();
-    // Emptied traces for the threads to record in.
-    let spares = Mutex::new(Vec::<BlockTrace>::new());
-    std::thread::scope(|sc| {
-        let handles: Vec<_> = ctxs
-            .into_iter()
-            .map(|mut ctx| {
-                let tx = tx.clone();
-                let (next, abort, fed, spares) = (&next, &abort, &fed, &spares);
-                sc.spawn(move || {
-                    loop {
-                        let b = next.fetch_add(1, Relaxed);
-                        if b >= blocks || abort.load(Relaxed) {
-                            break;
-                        }
-                        {
-                            let mut f = fed.0.lock().unwrap();
-                            while b >= *f + window && !abort.load(Relaxed) {
-                                f = fed.1.wait(f).unwrap();
-                            }
-                        }
-                        if abort.load(Relaxed) {
-                            break;
-                        }
-                        let trace = match ctx.run_block(b) {
-                            Ok(()) => {
-                                let spare = spares.lock().unwrap().pop().unwrap_or_default();
-                                Some(std::mem::replace(&mut ctx.trace, spare))
-                            }
-                            Err(_) => {
-                                abort.store(true, Relaxed);
-                                drop(fed.0.lock().unwrap());
-                                fed.1.notify_all();
-                                None
-                            }
-                        };
-                        let failed = trace.is_none();
-                        if tx.send((b, trace)).is_err() || failed {
-                            break;
-                        }
-                    }
-                    ctx
-                })
-            })
-            .collect();
-        drop(tx);
-        let mut pending = BTreeMap::new();
-        let mut want = 0;
-        let mut dropped = false;
-        for (b, trace) in rx {
-            match trace {
-                Some(t) if !dropped => {
-                    pending.insert(b, t);
-                }
-                Some(_) => {}
-                None => dropped = true,
-            }
-            if dropped {
-                continue;
-            }
-            let before = want;
-            while let Some(t) = pending.remove(&want) {
-                waves.add(want, t);
-                want += 1;
-            }
-            {
-                let mut s = spares.lock().unwrap();
-                while s.len() < window as usize {
-                    match waves.spare() {
-                        Some(t) => s.push(t),
-                        None => break,
-                    }
-                }
-            }
-            if want != before {
-                *fed.0.lock().unwrap() = want;
-                fed.1.notify_all();
-            }
-        }
-        let done = handles
-            .into_iter()
-            .map(|h| h.join().expect("a sim thread panicked"))
-            .collect();
-        (done, dropped)
-    })
 }
 
 impl Drop for Sim {
