@@ -73,6 +73,13 @@ func.func @tri(%A: memref<32xf32>) {
 // A may-write is a possible source of every later read of the array.
 // CHECK-NEXT: flow: { S2[i0] -> S1[i0'] : i0 >= 0 and i0 < i0' <= 9 }
 // CHECK-NEXT: anti/output: { S1[i0] -> S2[i0'] : i0 >= 0 and i0 <= i0' <= 9 }
+
+// A store to an element computed from data writes some element, not every one: a
+// may-write, which does not kill the earlier store (both reach the read after it).
+// CHECK: remark: polyhedral model
+// CHECK: must-writes: { S1[i0] -> arg0[i0] : 0 <= i0 <= 9; S4[i0] -> arg0[i0] : 0 <= i0 <= 9 }
+// CHECK-NEXT: may-writes: { S2[i0] -> arg0[o0] : 0 <= i0 <= 9 }
+// CHECK-NEXT: flow: { S1[i0] -> S3[i0' = i0] : 0 <= i0 <= 9; S2[i0] -> S3[i0' = i0] : 0 <= i0 <= 9 }
 func.func @data(%A: memref<10xf32>, %idx: memref<10xindex>) {
   %z = arith.constant 0.0 : f32
   tpoly.scop {
@@ -83,6 +90,20 @@ func.func @data(%A: memref<10xf32>, %idx: memref<10xindex>) {
       scf.if %p {
         affine.store %v, %A[%i] : memref<10xf32>
       }
+    }
+  }
+  return
+}
+
+func.func @scatter(%A: memref<10xf32>, %idx: memref<10xindex>) {
+  %z = arith.constant 0.0 : f32
+  tpoly.scop {
+    affine.for %i = 0 to 10 {
+      %k = affine.load %idx[%i] : memref<10xindex>
+      affine.store %z, %A[%i] : memref<10xf32>
+      memref.store %z, %A[%k] : memref<10xf32>
+      %v = affine.load %A[%i] : memref<10xf32>
+      affine.store %v, %A[%i] : memref<10xf32>
     }
   }
   return

@@ -11,9 +11,10 @@
 //! zeros); its access relation maps the instance to the array element.
 //!
 //! What is not affine stays in the model as what it may do: a subscript computed from
-//! data (`memref.load/store` with such an index) is an unconstrained output dimension,
-//! and an access under `scf.if` (a condition on data) is a may-access, so its write is a
-//! may-write. Values from outside the scop (function arguments, an enclosing loop's
+//! data (`memref.load/store` with such an index, or an `affine.load/store` operand that
+//! is not affine) is an unconstrained output dimension, and a write to such an unknown
+//! element, or under `scf.if` (a condition on data), is a may-write: it may write any
+//! of those elements, and it kills none. Values from outside the scop (function arguments, an enclosing loop's
 //! counter, `memref.dim`) are parameters; `affine.apply` and integer constants are
 //! substituted. Arrays and parameters that are function arguments keep the argument's
 //! number (`arg2`).
@@ -165,19 +166,36 @@ impl Importer {
             .collect()
     }
 
-    /// Subscripts of `idx` at `at`: a non-affine index is a fresh output dimension.
-    unsafe fn subscripts(&mut self, idx: &[MlirValue], at: &At) -> Vec<String> {
-        idx.iter()
-            .map(|v| {
-                unsafe { self.value(*v, at) }.unwrap_or_else(|| {
-                    self.fresh += 1;
-                    format!("o{}", self.fresh - 1)
-                })
-            })
-            .collect()
+    /// A fresh, unconstrained output dimension: a subscript computed from data.
+    fn fresh_dim(&mut self) -> String {
+        self.fresh += 1;
+        format!("o{}", self.fresh - 1)
     }
 
-    unsafe fn access(&mut self, mem: MlirValue, subs: Vec<String>, write: bool, at: &At) {
+    /// Subscripts of `idx` at `at`, and whether all are affine.
+    unsafe fn subscripts(&mut self, idx: &[MlirValue], at: &At) -> (Vec<String>, bool) {
+        let mut exact = true;
+        let subs = idx
+            .iter()
+            .map(|v| {
+                unsafe { self.value(*v, at) }.unwrap_or_else(|| {
+                    exact = false;
+                    self.fresh_dim()
+                })
+            })
+            .collect();
+        (subs, exact)
+    }
+
+    /// An access of `mem`; a write whose element is not known exactly (`exact` false)
+    /// is a may-write, as is any write under a condition on data.
+    unsafe fn access(
+        &mut self,
+        mem: MlirValue,
+        (subs, exact): (Vec<String>, bool),
+        write: bool,
+        at: &At,
+    ) {
         let array = unsafe { Self::outside_name(&mut self.arrays, mem, "m") };
         self.stmts.push(Stmt {
             iters: at.iters.iter().map(|(_, n)| n.clone()).collect(),
@@ -186,7 +204,7 @@ impl Importer {
             array,
             subs,
             write,
-            may: at.may,
+            may: at.may || (write && !exact),
         });
     }
 
@@ -227,9 +245,13 @@ impl Importer {
                     let write = n == "affine.store";
                     let first = if write { 1 } else { 0 };
                     let map = mlirAffineMapAttrGetValue(attr(op, "map"));
+                    // An operand computed from data makes every subscript unknown.
                     let subs = match self.map(map, &ops[first + 1..], at) {
-                        Some(s) => s,
-                        None => self.subscripts(&ops[first + 1..], at),
+                        Some(s) => (s, true),
+                        None => {
+                            let rank = mlirAffineMapGetNumResults(map);
+                            ((0..rank).map(|_| self.fresh_dim()).collect(), false)
+                        }
                     };
                     self.access(ops[first], subs, write, at);
                 }
