@@ -3,17 +3,17 @@
 // OPT: 'tessel-print-model' has no option 'x' (valid: none)
 
 // A matrix product: 3-deep domain with a parameter bound, the 2d+1 original
-// schedule, and each access a statement of its own.
+// schedule, and the loop body one statement (its three reads and one write).
 // CHECK: print-model.mlir:[[# @LINE + 11]]:3: remark: polyhedral model
-// CHECK-NEXT: domain: [arg3] -> { S0[i0, i1, i2] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3; S1[i0, i1, i2] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3; S2[i0, i1, i2] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3; S3[i0, i1, i2] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3 }
-// CHECK-NEXT: schedule: [arg3] -> { S0[i0, i1, i2] -> [0, i0, 0, i1, 0, i2, 0]; S1[i0, i1, i2] -> [0, i0, 0, i1, 0, i2, 1]; S2[i0, i1, i2] -> [0, i0, 0, i1, 0, i2, 2]; S3[i0, i1, i2] -> [0, i0, 0, i1, 0, i2, 5] }
-// CHECK-NEXT: reads: [arg3] -> { S0[i0, i1, i2] -> arg0[i0, i2] : {{.*}}; S1[i0, i1, i2] -> arg1[i2, i1] : {{.*}}; S2[i0, i1, i2] -> arg2[i0, i1] : {{.*}} }
-// CHECK-NEXT: must-writes: [arg3] -> { S3[i0, i1, i2] -> arg2[i0, i1] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3 }
+// CHECK-NEXT: domain: [arg3] -> { S0[i0, i1, i2] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3 }
+// CHECK-NEXT: schedule: [arg3] -> { S0[i0, i1, i2] -> [0, i0, 0, i1, 0, i2, 0] }
+// CHECK-NEXT: reads: [arg3] -> { S0[i0, i1, i2] -> arg0[i0, i2] : {{.*}}; S0[i0, i1, i2] -> arg1[i2, i1] : {{.*}}; S0[i0, i1, i2] -> arg2[i0, i1] : {{.*}} }
+// CHECK-NEXT: must-writes: [arg3] -> { S0[i0, i1, i2] -> arg2[i0, i1] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3 }
 // CHECK-NEXT: may-writes: [arg3] -> {  }
 // The value of C[i][j] flows from each k to the next; the read at k precedes the
-// writes at k and later (anti), and the writes follow each other (output).
-// CHECK-NEXT: flow: [arg3] -> { S3[i0, i1, i2] -> S2[i0' = i0, i1' = i1, i2' = 1 + i2] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 <= -2 + arg3 }
-// CHECK-NEXT: anti/output: [arg3] -> { S2[i0, i1, i2] -> S3[i0' = i0, i1' = i1, i2'] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and i2 >= 0 and i2 <= i2' < arg3; S3[i0, i1, i2] -> S3[i0' = i0, i1' = i1, i2'] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3 and i2' > i2 and 0 <= i2' < arg3 }
+// writes at later k (anti), and the writes follow each other (output).
+// CHECK-NEXT: flow: [arg3] -> { S0[i0, i1, i2] -> S0[i0' = i0, i1' = i1, i2' = 1 + i2] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 <= -2 + arg3 }
+// CHECK-NEXT: anti/output: [arg3] -> { S0[i0, i1, i2] -> S0[i0' = i0, i1' = i1, i2'] : 0 <= i0 <= 15 and 0 <= i1 <= 15 and 0 <= i2 < arg3 and i2' > i2 and 0 <= i2' < arg3 }
 func.func @mm(%A: memref<16x?xf32>, %B: memref<?x16xf32>, %C: memref<16x16xf32>, %n: index) {
   tpoly.scop {
     affine.for %i = 0 to 16 {
@@ -40,7 +40,7 @@ func.func @mm(%A: memref<16x?xf32>, %B: memref<?x16xf32>, %C: memref<16x16xf32>,
 // comes after the then branch's in the schedule.
 // CHECK: remark: polyhedral model
 // CHECK-NEXT: domain: { S0[i0, i1] : (i0 + i1) mod 2 = 0 and 0 <= i0 <= 9 and 4 + i0 <= i1 <= 19; S1[i0, i1] : (i0 + i1) mod 2 = 0 and 0 <= i0 <= 9 and i0 <= i1 <= 19 and i1 <= 3 + i0 }
-// CHECK-NEXT: schedule: { S0[i0, i1] -> [0, i0, 0, i1, 0, 1]; S1[i0, i1] -> [0, i0, 0, i1, 0, 3] }
+// CHECK-NEXT: schedule: { S0[i0, i1] -> [0, i0, 0, i1, 0, 0]; S1[i0, i1] -> [0, i0, 0, i1, 0, 3] }
 // CHECK-NEXT: reads: {  }
 // CHECK-NEXT: must-writes: { S0[i0, i1] -> arg0[1 + i1] : {{.*}}; S1[i0, i1] -> arg0[i0] : {{.*}} }
 // CHECK-NEXT: may-writes: {  }
@@ -65,21 +65,21 @@ func.func @tri(%A: memref<32xf32>) {
 // -----
 
 // Subscripts computed from data and stores under a condition on data: a free
-// output dimension, and a may-write.
+// output dimension, and a may-write. The loop body is one statement.
 // CHECK: remark: polyhedral model
-// CHECK: reads: { S0[i0] -> arg1[i0] : 0 <= i0 <= 9; S1[i0] -> arg0[o0] : 0 <= i0 <= 9 }
+// CHECK: reads: { S0[i0] -> arg0[o0] : 0 <= i0 <= 9; S0[i0] -> arg1[i0] : 0 <= i0 <= 9 }
 // CHECK-NEXT: must-writes: {  }
-// CHECK-NEXT: may-writes: { S2[i0] -> arg0[i0] : 0 <= i0 <= 9 }
+// CHECK-NEXT: may-writes: { S0[i0] -> arg0[i0] : 0 <= i0 <= 9 }
 // A may-write is a possible source of every later read of the array.
-// CHECK-NEXT: flow: { S2[i0] -> S1[i0'] : i0 >= 0 and i0 < i0' <= 9 }
-// CHECK-NEXT: anti/output: { S1[i0] -> S2[i0'] : i0 >= 0 and i0 <= i0' <= 9 }
+// CHECK-NEXT: flow: { S0[i0] -> S0[i0'] : i0 >= 0 and i0 < i0' <= 9 }
+// CHECK-NEXT: anti/output: { S0[i0] -> S0[i0'] : 0 <= i0 <= 9 and i0' > i0 and 0 <= i0' <= 9 }
 
 // A store to an element computed from data writes some element, not every one: a
 // may-write, which does not kill the earlier store (both reach the read after it).
 // CHECK: remark: polyhedral model
-// CHECK: must-writes: { S1[i0] -> arg0[i0] : 0 <= i0 <= 9; S4[i0] -> arg0[i0] : 0 <= i0 <= 9 }
-// CHECK-NEXT: may-writes: { S2[i0] -> arg0[o0] : 0 <= i0 <= 9 }
-// CHECK-NEXT: flow: { S1[i0] -> S3[i0' = i0] : 0 <= i0 <= 9; S2[i0] -> S3[i0' = i0] : 0 <= i0 <= 9 }
+// CHECK: must-writes: { S0[i0] -> arg0[i0] : 0 <= i0 <= 9; S3[i0, i1 = 0] -> arg0[i0] : 0 <= i0 <= 9 }
+// CHECK-NEXT: may-writes: { S1[i0] -> arg0[o0] : 0 <= i0 <= 9 }
+// CHECK-NEXT: flow: { S0[i0] -> S2[i0' = i0] : 0 <= i0 <= 9; S1[i0] -> S2[i0'] : 0 <= i0 <= 9 and 0 <= i0' <= 9 }
 func.func @data(%A: memref<10xf32>, %idx: memref<10xindex>) {
   %z = arith.constant 0.0 : f32
   tpoly.scop {
@@ -99,11 +99,17 @@ func.func @scatter(%A: memref<10xf32>, %idx: memref<10xindex>) {
   %z = arith.constant 0.0 : f32
   tpoly.scop {
     affine.for %i = 0 to 10 {
-      %k = affine.load %idx[%i] : memref<10xindex>
       affine.store %z, %A[%i] : memref<10xf32>
+    }
+    affine.for %i = 0 to 10 {
+      %k = affine.load %idx[%i] : memref<10xindex>
       memref.store %z, %A[%k] : memref<10xf32>
+    }
+    affine.for %i = 0 to 10 {
       %v = affine.load %A[%i] : memref<10xf32>
-      affine.store %v, %A[%i] : memref<10xf32>
+      affine.for %j = 0 to 1 {
+        affine.store %v, %A[%i] : memref<10xf32>
+      }
     }
   }
   return

@@ -2,13 +2,18 @@
 //! frontend's tree (PPCG sec. 5, "model extraction"; ARCHITECTURE.md: a pass re-imports
 //! the model from the IR it receives).
 //!
-//! Every memory access is a statement of its own (`S0`, `S1`, ... in program order): its
-//! iteration domain comes from the `affine.for` loops around it (bounds: the maximum of
-//! the lower bound map's results, the minimum of the upper bound map's; a step as an
-//! existential stride) and the `affine.if` conditions on its path (the else branch takes
-//! the negation); its schedule is the original order, 2d+1 (the position of each
-//! enclosing operation in its block interleaved with the loop counters, padded with
-//! zeros); its access relation maps the instance to the array element.
+//! A statement (`S0`, `S1`, ... in program order) is a maximal run of consecutive
+//! operations of one block that are not `affine.for` or `affine.if`, and that access
+//! memory: the unit a schedule may move, executed whole by each of its instances (a run
+//! with no memory access only computes values, which a rebuild recomputes where they
+//! are used). Its iteration domain comes from the `affine.for` loops around it (bounds:
+//! the maximum of the lower bound map's results, the minimum of the upper bound map's; a
+//! step as an existential stride) and the `affine.if` conditions on its path (the else
+//! branch takes the negation); its schedule is the original order, 2d+1 (the position of
+//! each enclosing operation in its block interleaved with the loop counters, padded with
+//! zeros); its access relations map the instance to the elements it reads and writes.
+//! Loops and conditions nested in a statement (inside an `scf.if`) are existentially
+//! quantified in its access relations.
 //!
 //! What is not affine stays in the model as what it may do: a subscript computed from
 //! data (`memref.load/store` with such an index, or an `affine.load/store` operand that
@@ -33,31 +38,59 @@ pub struct Model {
     pub may_writes: String,
 }
 
-struct Stmt {
-    iters: Vec<String>,
+/// A statement's operations, for a pass that rebuilds the scop: `ops` are consecutive
+/// operations of one block, `ivs` the counters of the loops around them (outermost
+/// first, the statement's dimensions `i0`, `i1`, ...).
+pub struct Stmt {
+    pub ops: Vec<MlirOperation>,
+    pub ivs: Vec<MlirValue>,
+}
+
+/// The model with what a rebuild needs: the statements' operations, and the value of
+/// each parameter (by its name in the model).
+pub struct Scop {
+    pub model: Model,
+    pub stmts: Vec<Stmt>,
+    pub params: Vec<(String, MlirValue)>,
+}
+
+struct Access {
+    /// Counters of the loops inside the statement, around the access (existential).
+    locals: Vec<String>,
     constraints: Vec<String>,
-    sched: Vec<String>,
     array: String,
     subs: Vec<String>,
     write: bool,
     may: bool,
 }
 
+/// A run of operations: a statement when it accesses memory.
+struct Seg {
+    iters: Vec<String>,
+    ivs: Vec<MlirValue>,
+    constraints: Vec<String>,
+    sched: Vec<String>,
+    ops: Vec<MlirOperation>,
+    accesses: Vec<Access>,
+}
+
 /// Where the walk is: the loops around (their counters and names), the constraints on
-/// the path, the schedule prefix, and whether a condition on data is on the path.
+/// the path, the schedule prefix, whether a condition on data is on the path, and the
+/// statement being walked (with how many of the loops are its own).
 #[derive(Clone, Default)]
 struct At {
-    iters: Vec<(usize, String)>,
+    iters: Vec<(MlirValue, String)>,
     constraints: Vec<String>,
     sched: Vec<String>,
     may: bool,
+    seg: Option<(usize, usize)>,
 }
 
 struct Importer {
     scop: MlirOperation,
-    params: Vec<(usize, String)>,
-    arrays: Vec<(usize, String)>,
-    stmts: Vec<Stmt>,
+    params: Vec<(MlirValue, String)>,
+    arrays: Vec<(MlirValue, String)>,
+    segs: Vec<Seg>,
     fresh: usize,
 }
 
@@ -72,7 +105,7 @@ unsafe fn attr(op: MlirOperation, n: &str) -> MlirAttribute {
 }
 
 /// Whether `op` is `ancestor` or nested in it.
-unsafe fn within(mut op: MlirOperation, ancestor: MlirOperation) -> bool {
+pub(crate) unsafe fn within(mut op: MlirOperation, ancestor: MlirOperation) -> bool {
     while !op.ptr.is_null() {
         if op.ptr == ancestor.ptr {
             return true;
@@ -82,12 +115,16 @@ unsafe fn within(mut op: MlirOperation, ancestor: MlirOperation) -> bool {
     false
 }
 
+/// Operations that end a statement: loops and affine conditions are the schedule's.
+fn control(name: &str) -> bool {
+    matches!(name, "affine.for" | "affine.if")
+}
+
 impl Importer {
     /// A name for `v` used from outside the scop: `argN` for an argument of the
     /// function, else `pK`.
-    unsafe fn outside_name(list: &mut Vec<(usize, String)>, v: MlirValue, prefix: &str) -> String {
-        let key = v.ptr as usize;
-        if let Some((_, n)) = list.iter().find(|(k, _)| *k == key) {
+    unsafe fn outside_name(list: &mut Vec<(MlirValue, String)>, v: MlirValue, prefix: &str) -> String {
+        if let Some((_, n)) = list.iter().find(|(k, _)| k.ptr == v.ptr) {
             return n.clone();
         }
         let n = unsafe {
@@ -108,13 +145,13 @@ impl Importer {
         } else {
             n
         };
-        list.push((key, n.clone()));
+        list.push((v, n.clone()));
         n
     }
 
     /// `v` as an affine expression at `at`, or `None` when it is computed from data.
     unsafe fn value(&mut self, v: MlirValue, at: &At) -> Option<String> {
-        if let Some((_, n)) = at.iters.iter().find(|(k, _)| *k == v.ptr as usize) {
+        if let Some((_, n)) = at.iters.iter().find(|(k, _)| k.ptr == v.ptr) {
             return Some(n.clone());
         }
         unsafe {
@@ -195,25 +232,51 @@ impl Importer {
         (subs, exact): (Vec<String>, bool),
         write: bool,
         at: &At,
-    ) {
+    ) -> Result<(), String> {
         let array = unsafe { Self::outside_name(&mut self.arrays, mem, "m") };
-        self.stmts.push(Stmt {
-            iters: at.iters.iter().map(|(_, n)| n.clone()).collect(),
+        let Some((seg, depth)) = at.seg else {
+            return Err("a memory access outside a statement".into());
+        };
+        self.segs[seg].accesses.push(Access {
+            locals: at.iters[depth..].iter().map(|(_, n)| n.clone()).collect(),
             constraints: at.constraints.clone(),
-            sched: at.sched.clone(),
             array,
             subs,
             write,
             may: at.may || (write && !exact),
         });
+        Ok(())
     }
 
-    /// The operations of `block`, at schedule positions from `pos` on.
+    /// The operations of `block`, at schedule positions from `pos` on. Outside a
+    /// statement, each run of operations other than loops and conditions starts one.
     unsafe fn block(&mut self, block: MlirBlock, at: &At, mut pos: usize) -> Result<(), String> {
         let mut op = unsafe { mlirBlockGetFirstOperation(block) };
+        let mut run: Option<usize> = None;
         while !op.ptr.is_null() {
             let mut here = at.clone();
             here.sched.push(pos.to_string());
+            let n = unsafe { name(op) };
+            let terminator = matches!(n.as_str(), "affine.yield" | "tpoly.yield");
+            if at.seg.is_none() && !terminator {
+                if control(&n) {
+                    run = None;
+                } else {
+                    let k = *run.get_or_insert_with(|| {
+                        self.segs.push(Seg {
+                            iters: at.iters.iter().map(|(_, n)| n.clone()).collect(),
+                            ivs: at.iters.iter().map(|(v, _)| *v).collect(),
+                            constraints: at.constraints.clone(),
+                            sched: here.sched.clone(),
+                            ops: Vec::new(),
+                            accesses: Vec::new(),
+                        });
+                        self.segs.len() - 1
+                    });
+                    self.segs[k].ops.push(op);
+                    here.seg = Some((k, at.iters.len()));
+                }
+            }
             unsafe { self.op(op, &here)? };
             pos += 1;
             op = unsafe { mlirOperationGetNextInBlock(op) };
@@ -253,15 +316,18 @@ impl Importer {
                             ((0..rank).map(|_| self.fresh_dim()).collect(), false)
                         }
                     };
-                    self.access(ops[first], subs, write, at);
+                    self.access(ops[first], subs, write, at)?;
                 }
                 "memref.load" | "memref.store" => {
                     let write = n == "memref.store";
                     let first = if write { 1 } else { 0 };
                     let subs = self.subscripts(&ops[first + 1..], at);
-                    self.access(ops[first], subs, write, at);
+                    self.access(ops[first], subs, write, at)?;
                 }
                 "affine.for" => {
+                    if mlirOperationGetNumResults(op) > 0 {
+                        return Err("an affine.for with iteration arguments".into());
+                    }
                     let lb = mlirAffineMapAttrGetValue(attr(op, "lowerBoundMap"));
                     let ub = mlirAffineMapAttrGetValue(attr(op, "upperBoundMap"));
                     let step = mlirIntegerAttrGetValueInt(attr(op, "step"));
@@ -279,7 +345,7 @@ impl Importer {
                         );
                     };
                     let mut inner = at.clone();
-                    inner.iters.push((iv.ptr as usize, i.clone()));
+                    inner.iters.push((iv, i.clone()));
                     inner
                         .constraints
                         .extend(lbs.iter().map(|l| format!("{i} >= {l}")));
@@ -300,6 +366,9 @@ impl Importer {
                     self.region(op, 0, &inner)?;
                 }
                 "affine.if" => {
+                    if mlirOperationGetNumResults(op) > 0 {
+                        return Err("an affine.if with results".into());
+                    }
                     let set = mlirIntegerSetAttrGetValue(attr(op, "condition"));
                     let inputs: Option<Vec<String>> =
                         ops.iter().map(|v| self.value(*v, at)).collect();
@@ -349,31 +418,34 @@ impl Importer {
         Ok(())
     }
 
+    /// The statements: the runs that access memory.
+    fn stmts(&self) -> impl Iterator<Item = &Seg> {
+        self.segs.iter().filter(|s| !s.accesses.is_empty())
+    }
+
     /// The model as isl text, before isl reads it.
     fn text(&self) -> [String; 5] {
-        let depth = self.stmts.iter().map(|s| s.sched.len()).max().unwrap_or(0);
+        let depth = self.stmts().map(|s| s.sched.len()).max().unwrap_or(0);
         let params = self
             .params
             .iter()
             .map(|p| p.1.clone())
             .collect::<Vec<_>>()
             .join(", ");
-        let inst = |k: usize, s: &Stmt| format!("S{k}[{}]", s.iters.join(", "));
-        let cond = |s: &Stmt| match s.constraints.is_empty() {
+        let inst = |k: usize, s: &Seg| format!("S{k}[{}]", s.iters.join(", "));
+        let cond = |c: &[String]| match c.is_empty() {
             true => String::new(),
-            false => format!(" : {}", s.constraints.join(" and ")),
+            false => format!(" : {}", c.join(" and ")),
         };
         let union = |parts: Vec<String>| format!("[{params}] -> {{ {} }}", parts.join("; "));
         let domain = union(
-            self.stmts
-                .iter()
+            self.stmts()
                 .enumerate()
-                .map(|(k, s)| format!("{}{}", inst(k, s), cond(s)))
+                .map(|(k, s)| format!("{}{}", inst(k, s), cond(&s.constraints)))
                 .collect(),
         );
         let schedule = union(
-            self.stmts
-                .iter()
+            self.stmts()
                 .enumerate()
                 .map(|(k, s)| {
                     let mut d = s.sched.clone();
@@ -382,20 +454,22 @@ impl Importer {
                 })
                 .collect(),
         );
-        let accesses = |pick: &dyn Fn(&Stmt) -> bool| {
+        let accesses = |pick: &dyn Fn(&Access) -> bool| {
             union(
-                self.stmts
-                    .iter()
+                self.stmts()
                     .enumerate()
-                    .filter(|(_, s)| pick(s))
-                    .map(|(k, s)| {
-                        format!(
-                            "{} -> {}[{}]{}",
-                            inst(k, s),
-                            s.array,
-                            s.subs.join(", "),
-                            cond(s)
-                        )
+                    .flat_map(|(k, s)| {
+                        s.accesses.iter().filter(|a| pick(a)).map(move |a| {
+                            let c = match a.locals.is_empty() {
+                                true => cond(&a.constraints),
+                                false => format!(
+                                    " : exists ({} : {})",
+                                    a.locals.join(", "),
+                                    a.constraints.join(" and ")
+                                ),
+                            };
+                            format!("{} -> {}[{}]{c}", inst(k, s), a.array, a.subs.join(", "))
+                        })
                     })
                     .collect(),
             )
@@ -403,9 +477,9 @@ impl Importer {
         [
             domain,
             schedule,
-            accesses(&|s| !s.write),
-            accesses(&|s| s.write && !s.may),
-            accesses(&|s| s.write && s.may),
+            accesses(&|a| !a.write),
+            accesses(&|a| a.write && !a.may),
+            accesses(&|a| a.write && a.may),
         ]
     }
 }
@@ -472,11 +546,16 @@ fn expr(e: MlirAffineExpr, dims: &[String], syms: &[String]) -> Option<String> {
 
 /// Reads the model of `scop` (a `tpoly.scop`).
 pub fn import(scop: MlirOperation) -> Result<Model, String> {
+    import_scop(scop).map(|s| s.model)
+}
+
+/// Reads the model of `scop` with its statements' operations and parameters' values.
+pub fn import_scop(scop: MlirOperation) -> Result<Scop, String> {
     let mut imp = Importer {
         scop,
         params: Vec::new(),
         arrays: Vec::new(),
-        stmts: Vec::new(),
+        segs: Vec::new(),
         fresh: 0,
     };
     // SAFETY: a live operation, only read.
@@ -496,13 +575,21 @@ pub fn import(scop: MlirOperation) -> Result<Model, String> {
                 .map_err(|e| format!("isl: {e:?}"))?
         }};
     }
-    Ok(Model {
+    let model = Model {
         domain: canonical!(isl_rs::UnionSet, &domain),
         schedule: canonical!(isl_rs::UnionMap, &schedule),
         reads: canonical!(isl_rs::UnionMap, &reads),
         must_writes: canonical!(isl_rs::UnionMap, &must),
         may_writes: canonical!(isl_rs::UnionMap, &may),
-    })
+    };
+    let stmts = imp
+        .segs
+        .into_iter()
+        .filter(|s| !s.accesses.is_empty())
+        .map(|s| Stmt { ops: s.ops, ivs: s.ivs })
+        .collect();
+    let params = imp.params.into_iter().map(|(v, n)| (n, v)).collect();
+    Ok(Scop { model, stmts, params })
 }
 
 /// The dependences of a model, ordered by its original schedule: `flow`, exact dataflow
