@@ -12,6 +12,7 @@ pub mod mlir;
 pub mod output;
 pub mod pipeline;
 pub mod program;
+pub mod rebuild;
 pub mod registry;
 pub mod scop;
 pub mod simform;

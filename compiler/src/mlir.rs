@@ -502,6 +502,14 @@ pub(crate) unsafe fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
     v
 }
 
+/// Whether `op` or an operation nested in it is named `name`.
+///
+/// # Safety
+/// `op` is a live operation.
+pub(crate) unsafe fn contains_op(op: MlirOperation, name: &str) -> bool {
+    unsafe { op_name(op) == name || children(op).into_iter().any(|c| contains_op(c, name)) }
+}
+
 /// The operations directly inside `op`'s regions.
 ///
 /// # Safety

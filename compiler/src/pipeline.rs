@@ -9,6 +9,7 @@ use crate::analysis::deps;
 use crate::codegen::{affine, gpu};
 use crate::frontend;
 use crate::mlir::{self, MlirDiag, Session};
+use melior::ir::{BlockLike, Module};
 use crate::registry;
 use crate::subcommand;
 use std::path::Path;
@@ -76,6 +77,9 @@ pub struct CompileOptions {
     /// `-g`: line tables in the kernels (PTX `.loc`, cubin line info, HSACO) and the
     /// host object, from the C locations of the operations.
     pub debug: bool,
+    /// `--passes=PIPELINE` (experimental): the scops' affine form through these Tessel
+    /// and MLIR passes, run on the host in place of their GPU mapping.
+    pub passes: Option<String>,
 }
 
 /// Whether clang's options ask for debug information: the last of `-g`, `-gN`,
@@ -304,13 +308,16 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
     let session = Session::new();
     if opts.emit == Emit::Mlir {
         let text = affine::emit_module(&scops);
-        let m = session
+        let mut m = session
             .parse(&text, "affine")
             .map_err(|d| internal("affine form", &text, d))?;
         mlir::inherit_locations(&m, "affine");
         session
             .verify(&m)
             .map_err(|d| internal("affine form", &text, d))?;
+        if let Some(passes) = &opts.passes {
+            run_passes(&session, &mut m, passes, &opts.input)?;
+        }
         return Ok(mlir::print_module(&m).into_bytes());
     }
     let mut pars = Vec::new();
@@ -340,6 +347,10 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
     session
         .verify(&m)
         .map_err(|d| internal("gpu form", &text, d))?;
+    if let Some(passes) = &opts.passes {
+        let _s = tracing::info_span!("passes", pipeline = %passes).entered();
+        with_passes(&session, &m, &scops, passes, &opts.input, map.emulate || map.c_abi)?;
+    }
     if opts.emit == Emit::Gpu || opts.emit == Emit::Emulated {
         return Ok(mlir::print_module(&m).into_bytes());
     }
@@ -368,6 +379,93 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
         Emit::Hsaco => hsaco(&object, &arch),
         Emit::Mlir | Emit::Gpu | Emit::Emulated | Emit::Object => unreachable!("returned above"),
     }
+}
+
+/// Runs `--passes` on the affine module `m` of `input`; a pass's error points at the C
+/// line of the operation it names.
+fn run_passes(
+    session: &Session,
+    m: &mut Module<'_>,
+    passes: &str,
+    input: &str,
+) -> Result<(), Failure> {
+    session
+        .run_pipeline(m, &format!("builtin.module({passes})"))
+        .map_err(|ds| {
+            Failure(
+                ds.into_iter()
+                    .filter(|d| d.severity == mlir::Severity::Error)
+                    .map(|d| {
+                        format!("{input}:{}:{}: error: {}", d.line.max(1), d.col.max(1), d.message)
+                    })
+                    .collect(),
+            )
+        })
+}
+
+/// `--passes`: each scop's function in `m` replaced by its affine form after `passes`
+/// (named `NAME.impl` behind a C entry point when `impl_names`); the kernels of the GPU
+/// mapping are dropped once nothing launches them.
+fn with_passes(
+    session: &Session,
+    m: &Module<'_>,
+    scops: &[crate::scop::Scop],
+    passes: &str,
+    input: &str,
+    impl_names: bool,
+) -> Result<(), Failure> {
+    let text = affine::emit_module(scops);
+    let mut a = session
+        .parse(&text, "affine")
+        .map_err(|d| internal("affine form", &text, d))?;
+    mlir::inherit_locations(&a, "affine");
+    run_passes(session, &mut a, passes, input)?;
+    // SAFETY: both modules are live and owned here; operations move between them only
+    // as clones, and the replaced function is erased after its clone is in place.
+    unsafe {
+        use mlir_sys::*;
+        let body = |m: &Module<'_>| mlir::block_ops(m.body().to_raw());
+        let sym = |op: MlirOperation| {
+            let a = mlirOperationGetAttributeByName(op, mlir::string_ref("sym_name"));
+            match a.ptr.is_null() {
+                true => String::new(),
+                false => mlir::from_string_ref(mlirStringAttrGetValue(a)),
+            }
+        };
+        let ctx = mlirOperationGetContext(m.as_operation().to_raw());
+        for f in body(&a) {
+            if mlir::op_name(f) != "func.func" {
+                continue;
+            }
+            let name = sym(f);
+            let target = if impl_names { format!("{name}.impl") } else { name.clone() };
+            let Some(old) = body(m)
+                .into_iter()
+                .find(|o| mlir::op_name(*o) == "func.func" && sym(*o) == target)
+            else {
+                return fail(format!("--passes: no function '{target}' to replace"));
+            };
+            let copy = mlirOperationClone(f);
+            let attr = mlirStringAttrGet(ctx, mlir::string_ref(&target));
+            mlirOperationSetAttributeByName(copy, mlir::string_ref("sym_name"), attr);
+            let vis = mlirOperationGetAttributeByName(old, mlir::string_ref("sym_visibility"));
+            if !vis.ptr.is_null() {
+                mlirOperationSetAttributeByName(copy, mlir::string_ref("sym_visibility"), vis);
+            }
+            mlirBlockInsertOwnedOperationBefore(m.body().to_raw(), old, copy);
+            mlirOperationDestroy(old);
+        }
+        if !mlir::contains_op(m.as_operation().to_raw(), "gpu.launch_func") {
+            for o in body(m) {
+                if mlir::op_name(o) == "gpu.module" {
+                    mlirOperationDestroy(o);
+                }
+            }
+        }
+    }
+    session
+        .verify(m)
+        .map_err(|d| internal("--passes", &mlir::print_module(m), d))
 }
 
 /// The lowering pipeline for `arch` (NVVM or ROCDL, emitting PTX or AMDGCN text) and

@@ -35,6 +35,8 @@ pub struct ProgramOptions {
     pub functions: Vec<String>,
     /// `-L DIR` and `-l NAME` for the link, after the objects.
     pub link_flags: Vec<String>,
+    /// `--passes` (see [`crate::pipeline::CompileOptions::passes`]).
+    pub passes: Option<String>,
 }
 
 /// Inputs in a language tesselc does not compile yet: CUDA (`.cu`) is refused by name
@@ -239,6 +241,7 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
                 offload_arch: p.offload_arch.clone(),
                 emit: Emit::Object,
                 debug: crate::pipeline::wants_debug(&p.cflags),
+                passes: p.passes.clone(),
                 map: crate::codegen::gpu::MapOptions {
                     entry_suffix: ENTRY_SUFFIX,
                     ..p.map

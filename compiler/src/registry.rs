@@ -104,7 +104,7 @@ pub fn rocm_toolkit() -> Option<String> {
 /// The part of both lowerings that keeps the gpu dialect: outlined kernels with `cf`
 /// control flow, the form [`crate::simform`] compiles for the sim device.
 pub const DEVICE_PREP: &str =
-    "gpu-kernel-outlining, func.func(gpu-async-region), lower-affine, convert-scf-to-cf";
+    "tessel-inline-scops, gpu-kernel-outlining, func.func(gpu-async-region), lower-affine, convert-scf-to-cf";
 
 /// With `debug=true` (`-g`): line tables for the kernels and the host code from the
 /// operations' source locations.
@@ -173,6 +173,29 @@ pub const PASSES: &[PassInfo] = &[
         kind: PassKind::Rust {
             anchor: "",
             run: crate::transforms::print_model::run,
+        },
+    },
+    PassInfo {
+        name: "tessel-schedule",
+        summary: "Reschedule every tpoly.scop with isl's scheduler (Pluto-style, maximal coincidence) and rebuild its loops: permutable bands and coincident (parallel) members marked on the loops",
+        options: &[
+            PassOption { name: "fuse", default: "max", help: "max: isl may fuse strongly connected components; min: each scheduled on its own (isl's serialize-sccs)" },
+            PassOption { name: "algorithm", default: "isl", help: "isl (Pluto-style bands, Feautrier's as the fallback) or feautrier" },
+        ],
+        example: "affine.for %i { S0 } affine.for %i { S1 }  =>  affine.for %i { S0 S1 } {tpoly.band = 0, tpoly.coincident, tpoly.member = 0, tpoly.permutable}",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::schedule::run,
+        },
+    },
+    PassInfo {
+        name: "tessel-inline-scops",
+        summary: "Run every tpoly.scop where it stands, on the host: its body replaces it (heads the lowering pipelines)",
+        options: &[],
+        example: "tpoly.scop { affine.for %i = 0 to 10 { ... } }  =>  affine.for %i = 0 to 10 { ... }",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::inline_scops::run,
         },
     },
     PassInfo {
@@ -402,7 +425,7 @@ mod tests {
             "builtin.module(canonicalize, tessel-gpu-to-nvvm{chip=sm_80 libdevice=none})",
         )
         .unwrap();
-        assert!(p.starts_with("builtin.module(canonicalize, gpu-kernel-outlining"));
+        assert!(p.starts_with("builtin.module(canonicalize, tessel-inline-scops, gpu-kernel-outlining"));
         assert!(p.contains("nvvm-attach-target{chip=sm_80 O=3}"));
         let e = expand_pipeline("tessel-gpu-to-nvvm{cpu=x}").unwrap_err();
         assert!(e.contains("has no option 'cpu'"));

@@ -149,3 +149,26 @@ func.func @bad(%A: memref<10xf32>, %n: index) {
   }
   return
 }
+
+// -----
+
+// A loop inside a statement (under a condition on data): its counter is existential,
+// so the write covers the elements of all its iterations.
+// CHECK: remark: polyhedral model
+// CHECK-NEXT: domain: { S0[i0] : 0 <= i0 <= 9 }
+// CHECK: may-writes: { S0[i0] -> arg0[q0] : 0 <= i0 <= 9 and 0 < q0 <= i0 }
+func.func @inner(%A: memref<10xf32>, %F: memref<10xf32>) {
+  %z = arith.constant 0.0 : f32
+  tpoly.scop {
+    affine.for %i = 0 to 10 {
+      %f = affine.load %F[%i] : memref<10xf32>
+      %p = arith.cmpf ogt, %f, %z : f32
+      scf.if %p {
+        affine.for %j = 0 to affine_map<(d0) -> (d0)>(%i) {
+          affine.store %z, %A[%j + 1] : memref<10xf32>
+        }
+      }
+    }
+  }
+  return
+}

@@ -11,7 +11,9 @@ for integers). Two modes:
     any program with a region works here, not only one with a kernel_ function.
 Prints one line per kernel and 'N passed, M failed'.
 
-usage: differential.py [--mode=emulated|sim] KERNEL_DIR [KERNEL.c ...] [-- extra C flags]
+usage: differential.py [--mode=emulated|sim] [--tesselc=FLAG ...] KERNEL_DIR [KERNEL.c ...]
+                       [-- extra C flags]
+  --tesselc=FLAG: a flag for tesselc only (`--tesselc=--passes=tessel-schedule`)
        differential.py --numdiff EXPECTED GOT [--float]   (compare two outputs' numbers)
 """
 import concurrent.futures
@@ -38,7 +40,7 @@ def numbers(text):
     return [float(x) for x in re.findall(r"-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", text)]
 
 
-def check(kdir, path, flags, mode="emulated"):
+def check(kdir, path, flags, mode="emulated", own=()):
     name = os.path.basename(path)
     src = open(path).read()
     m = re.search(r"^(?:static\s+)?void\s+(kernel_\w+)\s*\(", src, re.M)
@@ -51,14 +53,14 @@ def check(kdir, path, flags, mode="emulated"):
         want = subprocess.run([ref], capture_output=True, text=True, timeout=300).stderr
         if mode == "sim":
             exe = os.path.join(t, "tessel")
-            run(["tesselc", path, *cflags, "-o", exe])
+            run(["tesselc", path, *cflags, *own, "-o", exe])
             p = subprocess.run([exe], capture_output=True, text=True, timeout=600,
                                env={**os.environ, "TESSEL_DEVICE": "sim"})
             if p.returncode != 0:
                 return name, "exit status %d: %s" % (p.returncode, p.stderr[-600:])
             return compare(name, src, want, p.stderr)
         emu = os.path.join(t, "k.mlir")
-        run(["tesselc", path, *cflags, "--emit=emulated", "-o", emu])
+        run(["tesselc", path, *cflags, *own, "--emit=emulated", "-o", emu])
         low = os.path.join(t, "k.ll.mlir")
         run([LLVM + "/mlir-opt", emu, "--pass-pipeline=" + CPU_PIPELINE, "-o", low])
         ll = os.path.join(t, "k.ll")
@@ -98,6 +100,9 @@ def main():
     mode = "emulated"
     if args and args[0].startswith("--mode="):
         mode = args.pop(0).split("=", 1)[1]
+    own = []
+    while args and args[0].startswith("--tesselc="):
+        own.append(args.pop(0).split("=", 1)[1])
     flags = []
     if "--" in args:
         flags = args[args.index("--") + 1:]
@@ -106,7 +111,7 @@ def main():
     files = args[1:] or sorted(os.path.join(kdir, f) for f in os.listdir(kdir) if f.endswith(".c"))
     passed = failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
-        futs = {ex.submit(check, kdir, f, flags, mode): f for f in files}
+        futs = {ex.submit(check, kdir, f, flags, mode, own): f for f in files}
         for fut in concurrent.futures.as_completed(futs):
             try:
                 name, err = fut.result()

@@ -2,7 +2,7 @@
 """Differential fuzzing of tesselc with random static control parts (randprog.py).
 
 usage: fuzz.py [--seeds A:B] [--jobs J] [--keep DIR] [--timeout S] [--tesselc PATH]
-               [--max-stmts K] [--features=...] [-v]
+               [--tesselc-flag=FLAG ...] [--max-stmts K] [--features=...] [-v]
        fuzz.py FILE.c ...        (check given programs the same way, e.g. test/e2e/regress/*.c)
        fuzz.py --reduce FILE.c   (shrink a failing program; prints it)
 
@@ -193,7 +193,7 @@ def check(name, src, opts):
         except subprocess.TimeoutExpired:
             return Result(name, "invalid", "clang's build or program timed out", src=src)
         exe = os.path.join(t, "prog")
-        timed = run_timed([opts.tesselc, path, "-o", exe], opts.timeout, t)
+        timed = run_timed([opts.tesselc, path, *opts.tesselc_flag, "-o", exe], opts.timeout, t)
         if timed is None:
             return Result(name, "timeout", f"tesselc ran past {opts.timeout} s", opts.timeout, src=src, want=want)
         code, err, dt = timed
@@ -364,6 +364,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=120.0, help="limit for each build and run (s)")
     ap.add_argument("--slow", type=float, default=10.0, help="a tesselc build longer than this fails (s)")
     ap.add_argument("--tesselc", help="the compiler (default: tesselc on PATH, else target/debug/tesselc)")
+    ap.add_argument("--tesselc-flag", action="append", default=[], metavar="FLAG",
+                    help="a flag for tesselc only, repeatable (--tesselc-flag=--passes=tessel-schedule)")
     ap.add_argument("--clang", default="clang-22")
     ap.add_argument("--max-stmts", type=int, default=4)
     ap.add_argument("--max-depth", type=int, default=3)

@@ -460,15 +460,32 @@ impl Importer {
                     .enumerate()
                     .flat_map(|(k, s)| {
                         s.accesses.iter().filter(|a| pick(a)).map(move |a| {
-                            let c = match a.locals.is_empty() {
-                                true => cond(&a.constraints),
-                                false => format!(
-                                    " : exists ({} : {})",
-                                    a.locals.join(", "),
-                                    a.constraints.join(" and ")
-                                ),
-                            };
-                            format!("{} -> {}[{}]{c}", inst(k, s), a.array, a.subs.join(", "))
+                            if a.locals.is_empty() {
+                                let c = cond(&a.constraints);
+                                return format!("{} -> {}[{}]{c}", inst(k, s), a.array, a.subs.join(", "));
+                            }
+                            // The loops inside the statement are existential: each
+                            // subscript is an output dimension equal to its expression
+                            // (an unknown subscript is one already).
+                            let mut outs = Vec::new();
+                            let mut eqs = Vec::new();
+                            for (d, sub) in a.subs.iter().enumerate() {
+                                if sub.strip_prefix('o').is_some_and(|n| n.parse::<usize>().is_ok()) {
+                                    outs.push(sub.clone());
+                                } else {
+                                    outs.push(format!("q{d}"));
+                                    eqs.push(format!("q{d} = {sub}"));
+                                }
+                            }
+                            eqs.extend(a.constraints.iter().cloned());
+                            format!(
+                                "{} -> {}[{}] : exists ({} : {})",
+                                inst(k, s),
+                                a.array,
+                                outs.join(", "),
+                                a.locals.join(", "),
+                                eqs.join(" and ")
+                            )
                         })
                     })
                     .collect(),

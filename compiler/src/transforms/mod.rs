@@ -2,4 +2,6 @@
 //! and run through MLIR's pass manager.
 
 pub mod detect_scops;
+pub mod inline_scops;
 pub mod print_model;
+pub mod schedule;

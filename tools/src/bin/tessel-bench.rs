@@ -165,6 +165,7 @@ fn measure(
         output: exe.clone(),
         functions: Vec::new(),
         link_flags: Vec::new(),
+        passes: None,
     };
     tessel::program::build_program(&p).map_err(|f| f.0.join("\n"))?;
     let prof = dir.join(format!("{stem}.{pipeline}.json"));

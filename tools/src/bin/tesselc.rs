@@ -54,6 +54,12 @@ struct Args {
     /// Search DIR for `-l` libraries when linking a program.
     #[arg(short = 'L', value_name = "DIR")]
     lib_dirs: Vec<String>,
+    /// Experimental: run the scops' affine form (--emit=mlir) through these passes, as
+    /// tessel-opt's --pass-pipeline names them without builtin.module (for example
+    /// 'tessel-schedule'), then on the host CPU in place of the GPU mapping. For testing
+    /// passes on whole programs until they reach the GPU mapping.
+    #[arg(long = "passes", value_name = "PIPELINE")]
+    passes: Option<String>,
     /// Print what each stage decides and the commands it runs (repeat for more detail);
     /// -### prints the commands without running them.
     #[arg(short = 'v', action = clap::ArgAction::Count)]
@@ -111,6 +117,12 @@ fn main() -> ExitCode {
     if clang.preprocess {
         return preprocess(&args, &cflags);
     }
+    if let Some(p) = &args.passes {
+        if let Err(e) = tessel::mlir::Session::new().check_pipeline(&format!("builtin.module({p})")) {
+            eprintln!("error: --passes='{p}': {}", e.trim());
+            return ExitCode::from(1);
+        }
+    }
     let deps = clang.deps;
     let assembly = args.assembly.then(|| match args.offload_arch.first() {
         Some(a) if a.starts_with("gfx") => Emit::Amdgcn,
@@ -167,6 +179,7 @@ fn main() -> ExitCode {
         emit,
         map: Default::default(),
         debug,
+        passes: args.passes.clone(),
     };
     let stem = || {
         std::path::Path::new(&input)
@@ -480,6 +493,7 @@ fn build_program(args: &Args, cflags: Vec<String>, deps: Option<&DepOptions>) ->
         output,
         functions: args.function.clone(),
         link_flags: link_flags(args),
+        passes: args.passes.clone(),
     };
     match tessel::program::build_program(&p) {
         Ok(()) if tessel::subcommand::show_only() => ExitCode::SUCCESS,

@@ -1,0 +1,208 @@
+//! `tessel-schedule` (Schedule): computes a new schedule for every `tpoly.scop` with
+//! isl's scheduler and rebuilds the scop's loops in it (fused, permuted, skewed), with
+//! the schedule's permutable bands and coincident (parallel) members on the loops.
+//!
+//! Phases, for each scop:
+//! 1. Import the polyhedral model from the affine operations
+//!    ([`crate::analysis::import`]) and compute its dependences: exact flow, and the
+//!    memory-based anti and output dependences.
+//! 2. Schedule: every dependence is a validity constraint (nothing is reordered across
+//!    it), a proximity constraint (the scheduler keeps its ends close: fusion, reuse) and
+//!    a coincidence constraint (a member is coincident only where no dependence crosses
+//!    its iterations). isl's algorithm is Pluto-style (bands of permutable members, the
+//!    outer ones coincident where possible) with Feautrier's as the fallback when it
+//!    finds no more bands; `algorithm=feautrier` uses Feautrier's throughout.
+//!    `fuse=max` (default) lets isl fuse strongly connected components; `fuse=min`
+//!    schedules each on its own (PPCG's `--no-isl-schedule-...`: isl's
+//!    `serialize_sccs`).
+//! 3. Mark each band of the schedule tree and build isl's AST from the tree.
+//! 4. Rebuild the scop's body from the AST ([`crate::rebuild`]).
+//!
+//! A scop the rebuild cannot express (a value used across statements that is not a
+//! pure computation, a scop with results) is left as it was, with a remark saying why.
+//! A scop that cannot be modelled is an error.
+//!
+//! Precondition: verified IR with `tpoly.scop` ops (from the frontend or
+//! `--tessel-detect-scops`). Spec: paper 001 (PPCG) sec. 6 ("Scheduling": isl's
+//! scheduler, maximizing coincidence); ARCHITECTURE.md "IR at each step", step 2.
+//!
+//! ```mlir
+//! tpoly.scop {
+//!   affine.for %i = 0 to 100 { affine.store %x, %A[%i] : memref<100xf32> }
+//!   affine.for %i = 0 to 100 {
+//!     %v = affine.load %A[%i] : memref<100xf32>
+//!     affine.store %v, %B[%i] : memref<100xf32>
+//!   }
+//! }
+//! // =>
+//! tpoly.scop {
+//!   affine.for %i = 0 to 100 {
+//!     affine.store %x, %A[%i] : memref<100xf32>
+//!     %v = affine.load %A[%i] : memref<100xf32>
+//!     affine.store %v, %B[%i] : memref<100xf32>
+//!   } {tpoly.band = 0, tpoly.coincident, tpoly.member = 0, tpoly.permutable}
+//! }
+//! ```
+
+use crate::analysis::import::{dependences, import_scop};
+use crate::mlir::{children, op_name, string_ref};
+use crate::rebuild::{rebuild, Band};
+use crate::registry::Options;
+use isl_rs::{Context, ScheduleNode, ScheduleNodeType};
+use mlir_sys::*;
+
+extern "C" {
+    fn isl_ast_build_from_context(set: libc_uintptr) -> libc_uintptr;
+    fn isl_ast_build_node_from_schedule(build: libc_uintptr, schedule: libc_uintptr)
+        -> libc_uintptr;
+    fn isl_ast_build_free(build: libc_uintptr) -> libc_uintptr;
+}
+#[allow(non_camel_case_types)]
+type libc_uintptr = usize;
+
+/// isl operations allowed for one scop's schedule (bounds the time on huge scops).
+const MAX_OPERATIONS: u64 = 20_000_000;
+
+pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
+    let fuse = options.get("fuse");
+    let algorithm = options.get("algorithm");
+    if !matches!(fuse.as_str(), "max" | "min") {
+        return Err(format!("'tessel-schedule' option fuse={fuse}: expected max or min"));
+    }
+    if !matches!(algorithm.as_str(), "isl" | "feautrier") {
+        return Err(format!(
+            "'tessel-schedule' option algorithm={algorithm}: expected isl or feautrier"
+        ));
+    }
+    let opts = Settings {
+        fuse_min: fuse == "min",
+        feautrier: algorithm == "feautrier",
+    };
+    // SAFETY: the pass manager gives a live operation that this pass alone changes.
+    unsafe { visit(op, &opts) }
+}
+
+struct Settings {
+    fuse_min: bool,
+    feautrier: bool,
+}
+
+unsafe fn visit(op: MlirOperation, s: &Settings) -> Result<(), String> {
+    if unsafe { op_name(op) } != "tpoly.scop" {
+        for c in unsafe { children(op) } {
+            unsafe { visit(c, s)? };
+        }
+        return Ok(());
+    }
+    let loc = unsafe { mlirOperationGetLocation(op) };
+    match unsafe { schedule(op, s) } {
+        Ok(()) => Ok(()),
+        Err(Failure::Kept(why)) => {
+            let text = format!("scop not rescheduled: {why}");
+            // SAFETY: a live location.
+            unsafe { tessel_dialects::tesselEmitRemark(loc, string_ref(&text)) };
+            Ok(())
+        }
+        Err(Failure::Error(e)) => {
+            let msg = std::ffi::CString::new(e).unwrap_or_default();
+            // SAFETY: a live location and a NUL-terminated message.
+            unsafe { mlirEmitError(loc, msg.as_ptr()) };
+            Err(String::new())
+        }
+    }
+}
+
+enum Failure {
+    /// The scop stays as it was (a remark says why).
+    Kept(String),
+    /// The scop cannot be modelled (an error).
+    Error(String),
+}
+
+fn isl<T>(r: Result<T, isl_rs::LibISLError>, what: &str) -> Result<T, Failure> {
+    r.map_err(|e| Failure::Kept(format!("isl could not {what}: {e:?}")))
+}
+
+/// Puts a mark `bandN` above each band of the tree under `node`, recording each band in
+/// `bands`; returns the node at the same position (the mark, where one was inserted).
+fn mark(node: ScheduleNode, bands: &mut Vec<Band>, ctx: &Context) -> Result<ScheduleNode, Failure> {
+    let mut node = node;
+    let band = isl(node.get_type(), "walk the schedule")? == ScheduleNodeType::Band;
+    if band {
+        let n = isl(node.band_n_member(), "read a band")?;
+        let coincident = (0..n)
+            .map(|m| isl(node.band_member_get_coincident(m), "read a band"))
+            .collect::<Result<Vec<_>, _>>()?;
+        let permutable = isl(node.band_get_permutable(), "read a band")?;
+        let id = isl(
+            isl_rs::Id::read_from_str(ctx, &format!("band{}", bands.len())),
+            "name a band",
+        )?;
+        bands.push(Band {
+            permutable,
+            coincident,
+        });
+        node = isl(node.insert_mark(id), "mark a band")?;
+        node = isl(node.child(0), "walk the schedule")?;
+    }
+    for i in 0..isl(node.n_children(), "walk the schedule")? {
+        node = isl(node.child(i), "walk the schedule")?;
+        node = mark(node, bands, ctx)?;
+        node = isl(node.parent(), "walk the schedule")?;
+    }
+    if band {
+        node = isl(node.parent(), "walk the schedule")?;
+    }
+    Ok(node)
+}
+
+unsafe fn schedule(op: MlirOperation, s: &Settings) -> Result<(), Failure> {
+    if unsafe { mlirOperationGetNumResults(op) } > 0 {
+        return Err(Failure::Kept("the scop has results".into()));
+    }
+    let scop = import_scop(op).map_err(|e| Failure::Error(format!("cannot model this scop: {e}")))?;
+    let deps = dependences(&scop.model)
+        .map_err(|e| Failure::Error(format!("cannot compute the dependences of this scop: {e}")))?;
+    let ctx = Context::alloc();
+    ctx.set_max_operations(MAX_OPERATIONS);
+    let o = "set an option";
+    isl(isl_rs::Options::set_schedule_serialize_sccs(&ctx, s.fuse_min as i32), o)?;
+    isl(isl_rs::Options::set_schedule_outer_coincidence(&ctx, 1), o)?;
+    isl(isl_rs::Options::set_schedule_maximize_band_depth(&ctx, 1), o)?;
+    // isl's ISL_SCHEDULE_ALGORITHM_ISL (0) or _FEAUTRIER (1).
+    isl(isl_rs::Options::set_schedule_algorithm(&ctx, s.feautrier as i32), o)?;
+    let domain = isl(isl_rs::UnionSet::read_from_str(&ctx, &scop.model.domain), "read the domain")?;
+    let flow = isl(isl_rs::UnionMap::read_from_str(&ctx, &deps.flow), "read the dependences")?;
+    let memory = isl(isl_rs::UnionMap::read_from_str(&ctx, &deps.memory), "read the dependences")?;
+    let all = isl(flow.union(memory), "unite the dependences")?;
+    let space = isl(domain.get_space(), "take the parameters")?;
+    let sc = isl(isl_rs::ScheduleConstraints::on_domain(domain), "build constraints")?;
+    let sc = isl(sc.set_validity(isl(all.copy(), "copy")?), "set validity")?;
+    let sc = isl(sc.set_proximity(isl(all.copy(), "copy")?), "set proximity")?;
+    let sc = isl(sc.set_coincidence(all), "set coincidence")?;
+    let sched = isl(sc.compute_schedule(), "compute a schedule")?;
+    let root = isl(sched.get_root(), "walk the schedule")?;
+    let mut bands = Vec::new();
+    let root = mark(root, &mut bands, &ctx)?;
+    let sched = isl(root.get_schedule(), "walk the schedule")?;
+    // No assumption on the parameters: the code is right for every value.
+    let context = isl(isl_rs::Set::universe(space), "build a context")?;
+    let ast = unsafe {
+        let mut context = context;
+        context.do_not_free_on_drop();
+        let build = isl_ast_build_from_context(context.ptr);
+        let mut sched = sched;
+        sched.do_not_free_on_drop();
+        let node = isl_ast_build_node_from_schedule(build, sched.ptr);
+        isl_ast_build_free(build);
+        if node == 0 {
+            return Err(Failure::Kept("isl could not build the AST".into()));
+        }
+        isl_rs::ASTNode {
+            ptr: node,
+            should_free_on_drop: true,
+        }
+    };
+    tracing::debug!(ast = ?ast.to_C_str().unwrap_or(""), "schedule");
+    unsafe { rebuild(op, &scop, &bands, &ast) }.map_err(Failure::Kept)
+}

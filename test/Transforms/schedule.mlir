@@ -1,0 +1,183 @@
+// The last case cannot be modelled, so every run exits 1 (the other cases print).
+// RUN: not tessel-opt %s --split-input-file --tessel-schedule 2>/dev/null | FileCheck %s
+// RUN: not tessel-opt %s --split-input-file --tessel-schedule 2>&1 >/dev/null | FileCheck %s --check-prefix=DIAG
+// RUN: not tessel-opt %s --split-input-file --tessel-schedule=fuse=min 2>/dev/null | FileCheck %s --check-prefix=MIN
+// RUN: not tessel-opt %s --split-input-file --pass-pipeline='builtin.module(tessel-schedule{algorithm=feautrier})' 2>/dev/null | FileCheck %s --check-prefix=FEAUTRIER
+// RUN: not tessel-opt %s --tessel-schedule=fuse=most 2>&1 | FileCheck %s --check-prefix=BADOPT
+// BADOPT: error: 'tessel-schedule' option fuse=most: expected max or min
+
+// A producer loop and its consumer: fused into one loop, whose iterations are
+// independent (coincident); with fuse=min they stay two loops.
+// CHECK-LABEL: func.func @fuse(
+// CHECK: tpoly.scop {
+// CHECK-NEXT: affine.for %[[I:.*]] = 0 to 100 {
+// CHECK-NEXT: affine.store %{{.*}}, %{{.*}}[%[[I]]]
+// CHECK-NEXT: %[[V:.*]] = affine.load %{{.*}}[%[[I]]]
+// CHECK-NEXT: affine.store %[[V]], %{{.*}}[%[[I]]]
+// CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+// CHECK-NEXT: }
+// MIN-LABEL: func.func @fuse(
+// MIN: affine.for
+// MIN: } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+// MIN-NEXT: affine.for
+// MIN: } {tpoly.band = 1 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+func.func @fuse(%A: memref<100xf32>, %B: memref<100xf32>, %x: f32) {
+  tpoly.scop {
+    affine.for %i = 0 to 100 { affine.store %x, %A[%i] : memref<100xf32> }
+    affine.for %i = 0 to 100 {
+      %v = affine.load %A[%i] : memref<100xf32>
+      affine.store %v, %B[%i] : memref<100xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// A matrix product: one permutable band of three members; i and j coincident, the
+// reduction loop k not (each k reads what the previous k wrote).
+// CHECK-LABEL: func.func @mm(
+// CHECK: affine.for %{{.*}} = 0 to 16 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 16 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to %{{.*}} {
+// CHECK: } {tpoly.band = 0 : i64, tpoly.member = 2 : i64, tpoly.permutable}
+// CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 1 : i64, tpoly.permutable}
+// CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+// Feautrier's algorithm carries the dependences as early as it can: the reduction
+// loop outermost, alone in its band, then i and j, coincident.
+// FEAUTRIER-LABEL: func.func @mm(
+// FEAUTRIER: } {tpoly.band = 1 : i64, tpoly.coincident, tpoly.member = 1 : i64, tpoly.permutable}
+// FEAUTRIER-NEXT: } {tpoly.band = 1 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+// FEAUTRIER-NEXT: } {tpoly.band = 0 : i64, tpoly.member = 0 : i64}
+func.func @mm(%A: memref<16x?xf32>, %B: memref<?x16xf32>, %C: memref<16x16xf32>, %n: index) {
+  tpoly.scop {
+    affine.for %i = 0 to 16 {
+      affine.for %j = 0 to 16 {
+        affine.for %k = 0 to %n {
+          %a = affine.load %A[%i, %k] : memref<16x?xf32>
+          %b = affine.load %B[%k, %j] : memref<?x16xf32>
+          %c = affine.load %C[%i, %j] : memref<16x16xf32>
+          %p = arith.mulf %a, %b : f32
+          %s = arith.addf %c, %p : f32
+          affine.store %s, %C[%i, %j] : memref<16x16xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// An in-place stencil swept T times: no loop of the original nest is parallel; isl
+// skews the band (a wavefront) so that the inner loop is, and the statement reads its
+// old counter back through an affine.apply of the new ones. Bounds are max/min maps.
+// CHECK-LABEL: func.func @sweep(
+// CHECK: affine.for %[[W:.*]] = 1 to #{{.*}}()[%{{.*}}] {
+// CHECK-NEXT: affine.for %[[P:.*]] = max #{{.*}}(%[[W]]) to min #{{.*}}(%[[W]])[%{{.*}}] {
+// CHECK-NEXT: %[[I:.*]] = affine.apply #{{.*}}(%[[W]], %[[P]])
+// CHECK-NEXT: affine.load %{{.*}}[%[[I]] - 1]
+// CHECK: affine.store %{{.*}}, %{{.*}}[%[[I]]]
+// CHECK-NEXT: } {tpoly.band = 1 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+// CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.member = 0 : i64}
+func.func @sweep(%A: memref<100xf32>, %T: index) {
+  tpoly.scop {
+    affine.for %t = 0 to %T {
+      affine.for %i = 1 to 99 {
+        %a = affine.load %A[%i - 1] : memref<100xf32>
+        %b = affine.load %A[%i + 1] : memref<100xf32>
+        %s = arith.addf %a, %b : f32
+        affine.store %s, %A[%i] : memref<100xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A condition and a step: the domains' guards become loop bounds (the else branch a
+// loop nest of its own), and a constant defined outside the statement is recomputed
+// where the statement now stands.
+// CHECK-LABEL: func.func @guards(
+// CHECK: tpoly.scop {
+// CHECK-NEXT: affine.for %[[J:.*]] = 4 to 20 {
+// CHECK-NEXT: affine.for %{{.*}} = #{{.*}}(%[[J]]) to min #{{.*}}(%[[J]]) step 2 {
+// CHECK-NEXT: %[[Q:.*]] = affine.apply #{{.*}}(%[[J]])
+// CHECK-NEXT: %[[C:.*]] = arith.constant 0.0
+// CHECK-NEXT: affine.store %[[C]], %{{.*}}[%[[Q]]]
+// CHECK: affine.for %[[I:.*]] = 0 to 10 {
+// CHECK-NEXT: affine.for %{{.*}} = #{{.*}}(%[[I]]) to #{{.*}}(%[[I]]) step 2 {
+// CHECK-NEXT: %[[C2:.*]] = arith.constant 0.0
+// CHECK-NEXT: affine.store %[[C2]], %{{.*}}[%[[I]]]
+// CHECK-NOT: affine.if
+// CHECK: return
+func.func @guards(%A: memref<32xf32>) {
+  tpoly.scop {
+    affine.for %i = 0 to 10 {
+      %z = arith.constant 0.0 : f32
+      affine.for %j = affine_map<(d0) -> (d0)>(%i) to 20 step 2 {
+        affine.if affine_set<(d0, d1) : (d1 - d0 - 4 >= 0)>(%i, %j) {
+          %q = affine.apply affine_map<(d0) -> (d0 + 1)>(%j)
+          affine.store %z, %A[%q] : memref<32xf32>
+        } else {
+          affine.store %z, %A[%i] : memref<32xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// What the rebuild cannot move is left as it was, with a remark: a value loaded by
+// one statement and used by another, and a scop with results.
+// DIAG: schedule.mlir:[[# @LINE + 6]]:3: remark: scop not rescheduled: a value defined by 'affine.load' outside the statement that uses it
+// CHECK-LABEL: func.func @cross(
+// CHECK: affine.for
+// CHECK-NEXT: affine.load
+// CHECK-NOT: tpoly.band
+func.func @cross(%A: memref<10x10xf32>, %x: memref<10xf32>) {
+  tpoly.scop {
+    affine.for %i = 0 to 10 {
+      %v = affine.load %x[%i] : memref<10xf32>
+      affine.for %j = 0 to 10 {
+        affine.store %v, %A[%i, %j] : memref<10x10xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// DIAG: schedule.mlir:[[# @LINE + 3]]:8: remark: scop not rescheduled: the scop has results
+// CHECK-LABEL: func.func @results(
+func.func @results(%A: memref<10xf32>) -> index {
+  %r = tpoly.scop -> index {
+    affine.for %i = 0 to 10 {
+      %v = affine.load %A[%i] : memref<10xf32>
+      affine.store %v, %A[%i] : memref<10xf32>
+    }
+    %c = arith.constant 3 : index
+    tpoly.yield %c : index
+  }
+  return %r : index
+}
+
+// -----
+
+// What cannot be modelled is an error at the scop.
+// DIAG: schedule.mlir:[[# @LINE + 5]]:3: error: cannot model this scop: 'scf.for' inside a scop
+func.func @bad(%A: memref<10xf32>, %n: index) {
+  %z = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tpoly.scop {
+    scf.for %i = %c0 to %n step %c1 {
+      memref.store %z, %A[%i] : memref<10xf32>
+    }
+  }
+  return
+}
