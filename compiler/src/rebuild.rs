@@ -29,8 +29,68 @@ pub struct Band {
     pub coincident: Vec<bool>,
 }
 
+/// A discardable attribute of a rebuilt loop: `tpoly.member = 1 : i64`, `tpoly.coincident`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoopAttr {
+    Int(&'static str, i64),
+    Unit(&'static str),
+}
+
+/// Where the attributes of the rebuilt loops come from.
+pub enum Marks<'a> {
+    /// Mark nodes `bandN` in the AST (from a schedule tree): the loops of band N's
+    /// members.
+    Bands(&'a [Band]),
+    /// One list per schedule dimension (an AST built from a schedule map names the
+    /// iterator of dimension k `ck`).
+    Dims(&'a [Vec<LoopAttr>]),
+}
+
 extern "C" {
     fn isl_ast_node_get_type(node: usize) -> i32;
+    fn isl_ast_build_from_context(set: usize) -> usize;
+    fn isl_ast_build_node_from_schedule(build: usize, schedule: usize) -> usize;
+    fn isl_ast_build_node_from_schedule_map(build: usize, schedule: usize) -> usize;
+    fn isl_ast_build_free(build: usize) -> usize;
+}
+
+/// What isl builds an AST from (isl-rs 0.3 has no binding for the AST builder).
+pub enum Schedule {
+    /// A schedule tree: its mark nodes become mark nodes of the AST.
+    Tree(isl_rs::Schedule),
+    /// A schedule map, its domain the statement instances: the iterator of dimension k
+    /// is named `ck`.
+    Map(isl_rs::UnionMap),
+}
+
+/// isl's AST of `schedule`, with no assumption on the parameters (of `space`): the code
+/// is right for every value.
+pub fn build_ast(schedule: Schedule, space: isl_rs::Space) -> Result<ASTNode, String> {
+    let mut context = isl(isl_rs::Set::universe(space))?;
+    context.do_not_free_on_drop();
+    // SAFETY: each isl object is handed over (not freed here) to the call that takes it.
+    let node = unsafe {
+        let build = isl_ast_build_from_context(context.ptr);
+        let node = match schedule {
+            Schedule::Tree(mut t) => {
+                t.do_not_free_on_drop();
+                isl_ast_build_node_from_schedule(build, t.ptr)
+            }
+            Schedule::Map(mut m) => {
+                m.do_not_free_on_drop();
+                isl_ast_build_node_from_schedule_map(build, m.ptr)
+            }
+        };
+        isl_ast_build_free(build);
+        node
+    };
+    if node == 0 {
+        return Err("isl could not build the AST".into());
+    }
+    Ok(ASTNode {
+        ptr: node,
+        should_free_on_drop: true,
+    })
 }
 
 /// The kind of an AST node. isl-rs 0.3's `ASTNodeType` numbers isl's enum from 0 where
@@ -73,7 +133,7 @@ struct Rebuilder<'a> {
     ctx: MlirContext,
     scop_op: MlirOperation,
     scop: &'a Scop,
-    bands: &'a [Band],
+    marks: Marks<'a>,
     loc: MlirLocation,
 }
 
@@ -105,6 +165,22 @@ impl Operands {
 }
 
 impl Rebuilder<'_> {
+    /// Whether `v` is defined inside the `tpoly.scop` around the rebuilt operations.
+    unsafe fn in_scope(&self, v: MlirValue) -> bool {
+        unsafe {
+            let mut scope = self.scop_op;
+            while !scope.ptr.is_null() && op_name(scope) != "tpoly.scop" {
+                scope = mlirOperationGetParentOperation(scope);
+            }
+            let def = if mlirValueIsAOpResult(v) {
+                mlirOpResultGetOwner(v)
+            } else {
+                mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v))
+            };
+            !scope.ptr.is_null() && def.ptr != scope.ptr && within(def, scope)
+        }
+    }
+
     unsafe fn constant(&self, c: i64) -> Aff {
         unsafe { mlirAffineConstantExprGet(self.ctx, c) }
     }
@@ -121,6 +197,11 @@ impl Rebuilder<'_> {
                         return Ok(mlirAffineDimExprGet(self.ctx, position(&mut ops.dims, *v)));
                     }
                     match self.scop.params.iter().find(|(n, _)| n == name) {
+                        // A value from inside the affine scope (a loop's counter around
+                        // a rebuilt nest) is not a valid symbol: a dimension then.
+                        Some((_, v)) if self.in_scope(*v) => {
+                            Ok(mlirAffineDimExprGet(self.ctx, position(&mut ops.dims, *v)))
+                        }
                         Some((_, v)) => {
                             Ok(mlirAffineSymbolExprGet(self.ctx, position(&mut ops.syms, *v)))
                         }
@@ -283,11 +364,32 @@ impl Rebuilder<'_> {
         unsafe {
             let name = isl(isl(isl(node.for_get_iterator())?.get_id())?.get_name())?.to_string();
             let mut inner = env.clone();
-            let member = env.band.and_then(|(b, m)| {
-                let band = self.bands.get(b)?;
-                (m < band.coincident.len()).then_some((b, m, band))
-            });
-            inner.band = member.map(|(b, m, _)| (b, m + 1));
+            let mut loop_attrs = Vec::new();
+            match self.marks {
+                Marks::Bands(bands) => {
+                    let member = env.band.and_then(|(b, m)| {
+                        let band = bands.get(b)?;
+                        (m < band.coincident.len()).then_some((b, m, band))
+                    });
+                    inner.band = member.map(|(b, m, _)| (b, m + 1));
+                    if let Some((b, m, band)) = member {
+                        loop_attrs.push(LoopAttr::Int("tpoly.band", b as i64));
+                        loop_attrs.push(LoopAttr::Int("tpoly.member", m as i64));
+                        if band.permutable {
+                            loop_attrs.push(LoopAttr::Unit("tpoly.permutable"));
+                        }
+                        if band.coincident[m] {
+                            loop_attrs.push(LoopAttr::Unit("tpoly.coincident"));
+                        }
+                    }
+                }
+                Marks::Dims(dims) => {
+                    let k = name.strip_prefix('c').and_then(|k| k.parse::<usize>().ok());
+                    if let Some(a) = k.and_then(|k| dims.get(k)) {
+                        loop_attrs = a.clone();
+                    }
+                }
+            }
             let init = isl(node.for_get_init())?;
             if isl(node.for_is_degenerate())? {
                 let mut ops = Operands::default();
@@ -333,15 +435,11 @@ impl Rebuilder<'_> {
                 self.named("operandSegmentSizes", mlirDenseI32ArrayGet(self.ctx, 3, [nl, nu, 0].as_ptr())),
             ];
             let i64t = mlirIntegerTypeGet(self.ctx, 64);
-            if let Some((b, m, band)) = member {
-                attrs.push(self.named("tpoly.band", mlirIntegerAttrGet(i64t, b as i64)));
-                attrs.push(self.named("tpoly.member", mlirIntegerAttrGet(i64t, m as i64)));
-                if band.permutable {
-                    attrs.push(self.named("tpoly.permutable", mlirUnitAttrGet(self.ctx)));
-                }
-                if band.coincident[m] {
-                    attrs.push(self.named("tpoly.coincident", mlirUnitAttrGet(self.ctx)));
-                }
+            for a in loop_attrs {
+                attrs.push(match a {
+                    LoopAttr::Int(n, v) => self.named(n, mlirIntegerAttrGet(i64t, v)),
+                    LoopAttr::Unit(n) => self.named(n, mlirUnitAttrGet(self.ctx)),
+                });
             }
             mlirOperationStateAddAttributes(&mut s, attrs.len() as isize, attrs.as_ptr());
             let body = self.block(1);
@@ -570,46 +668,57 @@ impl Rebuilder<'_> {
     }
 }
 
-/// Replaces the body of `scop_op` (imported as `scop`) by the code of `ast`.
+/// Replaces the body of `root` (a `tpoly.scop` without results, imported as `scop`) by
+/// the code of `ast`, or with `replace_op`, `root` itself (a loop nest whose statements
+/// `scop` describes).
 ///
 /// # Safety
-/// `scop_op` is a live `tpoly.scop` without results, `scop` its import, `ctx` its
-/// context.
+/// `root` is a live operation; the operations and values `scop` names are in it or
+/// defined before it.
 pub unsafe fn rebuild(
-    scop_op: MlirOperation,
+    root: MlirOperation,
+    replace_op: bool,
     scop: &Scop,
-    bands: &[Band],
+    marks: Marks<'_>,
     ast: &ASTNode,
 ) -> Result<(), String> {
     unsafe {
-        let ctx = mlirOperationGetContext(scop_op);
+        let ctx = mlirOperationGetContext(root);
         let r = Rebuilder {
             ctx,
-            scop_op,
+            scop_op: root,
             scop,
-            bands,
-            loc: mlirOperationGetLocation(scop_op),
+            marks,
+            loc: mlirOperationGetLocation(root),
         };
         let fresh = r.block(0);
         if let Err(e) = r.node(ast, fresh, &Env::default()) {
             mlirBlockDestroy(fresh);
             return Err(e);
         }
-        let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(scop_op, 0));
-        let end = mlirBlockGetTerminator(body);
-        // The old operations, innermost users first.
-        let old: Vec<MlirOperation> = crate::mlir::block_ops(body)
-            .into_iter()
-            .filter(|o| o.ptr != end.ptr)
-            .collect();
-        for o in old.into_iter().rev() {
-            mlirOperationDestroy(o);
-        }
+        let (block, before) = if replace_op {
+            (mlirOperationGetBlock(root), root)
+        } else {
+            let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(root, 0));
+            let end = mlirBlockGetTerminator(body);
+            // The old operations, innermost users first.
+            let old: Vec<MlirOperation> = crate::mlir::block_ops(body)
+                .into_iter()
+                .filter(|o| o.ptr != end.ptr)
+                .collect();
+            for o in old.into_iter().rev() {
+                mlirOperationDestroy(o);
+            }
+            (body, end)
+        };
         for o in crate::mlir::block_ops(fresh) {
             mlirOperationRemoveFromParent(o);
-            mlirBlockInsertOwnedOperationBefore(body, end, o);
+            mlirBlockInsertOwnedOperationBefore(block, before, o);
         }
         mlirBlockDestroy(fresh);
+        if replace_op {
+            mlirOperationDestroy(root);
+        }
         Ok(())
     }
 }

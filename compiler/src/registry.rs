@@ -189,6 +189,18 @@ pub const PASSES: &[PassInfo] = &[
         },
     },
     PassInfo {
+        name: "tessel-tile",
+        summary: "Tile the outermost permutable bands marked by tessel-schedule: tile loops outside, point loops inside, partial tiles guarded (isl scans skewed and triangular bands)",
+        options: &[
+            PassOption { name: "sizes", default: "", help: "tile size of each band member, outermost first, the last repeating (default: the scop's tile_sizes, else 32 for bands of 1-2 members and 8 for deeper ones)" },
+        ],
+        example: "affine.for %i = 0 to 100 {tpoly.band = 0, tpoly.member = 0, tpoly.permutable}  =>  affine.for %t = 0 to 4 {tpoly.tile} { affine.for %i = 32 * %t to min(32 * %t + 32, 100) {tpoly.point} }",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::tile::run,
+        },
+    },
+    PassInfo {
         name: "tessel-inline-scops",
         summary: "Run every tpoly.scop where it stands, on the host: its body replaces it (heads the lowering pipelines)",
         options: &[],

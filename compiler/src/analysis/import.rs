@@ -299,6 +299,51 @@ impl Importer {
         unsafe { self.block(b, at, before) }
     }
 
+    /// Where the walk is inside the `affine.for` `op` entered at `at`: its counter
+    /// `i<depth>` with the constraints of its bounds and step.
+    unsafe fn enter_loop(&mut self, op: MlirOperation, at: &At) -> Result<At, String> {
+        unsafe {
+            if mlirOperationGetNumResults(op) > 0 {
+                return Err("an affine.for with iteration arguments".into());
+            }
+            let ops = operands(op);
+            let lb = mlirAffineMapAttrGetValue(attr(op, "lowerBoundMap"));
+            let ub = mlirAffineMapAttrGetValue(attr(op, "upperBoundMap"));
+            let step = mlirIntegerAttrGetValueInt(attr(op, "step"));
+            let nl = mlirAffineMapGetNumInputs(lb) as usize;
+            let nu = mlirAffineMapGetNumInputs(ub) as usize;
+            let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+            let iv = mlirBlockGetArgument(body, 0);
+            let i = format!("i{}", at.iters.len());
+            let (Some(lbs), Some(ubs)) = (
+                self.map(lb, &ops[..nl], at),
+                self.map(ub, &ops[nl..nl + nu], at),
+            ) else {
+                return Err("loop bounds that are not affine in the scop's parameters".into());
+            };
+            let mut inner = at.clone();
+            inner.iters.push((iv, i.clone()));
+            inner
+                .constraints
+                .extend(lbs.iter().map(|l| format!("{i} >= {l}")));
+            inner
+                .constraints
+                .extend(ubs.iter().map(|u| format!("{i} < {u}")));
+            if step > 1 {
+                if lbs.len() != 1 {
+                    return Err("a stepped loop with several lower bounds".into());
+                }
+                self.fresh += 1;
+                let e = format!("e{}", self.fresh - 1);
+                inner
+                    .constraints
+                    .push(format!("exists ({e} : {i} = {} + {step} * {e})", lbs[0]));
+            }
+            inner.sched.push(i);
+            Ok(inner)
+        }
+    }
+
     unsafe fn op(&mut self, op: MlirOperation, at: &At) -> Result<(), String> {
         let n = unsafe { name(op) };
         let ops = unsafe { operands(op) };
@@ -325,44 +370,7 @@ impl Importer {
                     self.access(ops[first], subs, write, at)?;
                 }
                 "affine.for" => {
-                    if mlirOperationGetNumResults(op) > 0 {
-                        return Err("an affine.for with iteration arguments".into());
-                    }
-                    let lb = mlirAffineMapAttrGetValue(attr(op, "lowerBoundMap"));
-                    let ub = mlirAffineMapAttrGetValue(attr(op, "upperBoundMap"));
-                    let step = mlirIntegerAttrGetValueInt(attr(op, "step"));
-                    let nl = mlirAffineMapGetNumInputs(lb) as usize;
-                    let nu = mlirAffineMapGetNumInputs(ub) as usize;
-                    let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
-                    let iv = mlirBlockGetArgument(body, 0);
-                    let i = format!("i{}", at.iters.len());
-                    let (Some(lbs), Some(ubs)) = (
-                        self.map(lb, &ops[..nl], at),
-                        self.map(ub, &ops[nl..nl + nu], at),
-                    ) else {
-                        return Err(
-                            "loop bounds that are not affine in the scop's parameters".into()
-                        );
-                    };
-                    let mut inner = at.clone();
-                    inner.iters.push((iv, i.clone()));
-                    inner
-                        .constraints
-                        .extend(lbs.iter().map(|l| format!("{i} >= {l}")));
-                    inner
-                        .constraints
-                        .extend(ubs.iter().map(|u| format!("{i} < {u}")));
-                    if step > 1 {
-                        if lbs.len() != 1 {
-                            return Err("a stepped loop with several lower bounds".into());
-                        }
-                        self.fresh += 1;
-                        let e = format!("e{}", self.fresh - 1);
-                        inner
-                            .constraints
-                            .push(format!("exists ({e} : {i} = {} + {step} * {e})", lbs[0]));
-                    }
-                    inner.sched.push(i);
+                    let inner = self.enter_loop(op, at)?;
                     self.region(op, 0, &inner)?;
                 }
                 "affine.if" => {
@@ -607,6 +615,33 @@ pub fn import_scop(scop: MlirOperation) -> Result<Scop, String> {
         .collect();
     let params = imp.params.into_iter().map(|(v, n)| (n, v)).collect();
     Ok(Scop { model, stmts, params })
+}
+
+/// The iteration set of the nest `loops` (each the only loop directly inside the one
+/// before it), as `[params] -> { S0[i0, ...] : ... }`, with the value of each parameter
+/// (everything the bounds use from outside the nest).
+pub fn loop_nest(loops: &[MlirOperation]) -> Result<(String, Vec<(String, MlirValue)>), String> {
+    let mut imp = Importer {
+        scop: loops[0],
+        params: Vec::new(),
+        arrays: Vec::new(),
+        segs: Vec::new(),
+        fresh: 0,
+    };
+    let mut at = At::default();
+    for &l in loops {
+        // SAFETY: live loops, only read.
+        at = unsafe { imp.enter_loop(l, &at)? };
+    }
+    let params: Vec<String> = imp.params.iter().map(|p| p.1.clone()).collect();
+    let iters: Vec<String> = at.iters.iter().map(|p| p.1.clone()).collect();
+    let text = format!(
+        "[{}] -> {{ S0[{}] : {} }}",
+        params.join(", "),
+        iters.join(", "),
+        at.constraints.join(" and ")
+    );
+    Ok((text, imp.params.into_iter().map(|(v, n)| (n, v)).collect()))
 }
 
 /// The dependences of a model, ordered by its original schedule: `flow`, exact dataflow

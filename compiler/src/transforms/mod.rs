@@ -5,3 +5,4 @@ pub mod detect_scops;
 pub mod inline_scops;
 pub mod print_model;
 pub mod schedule;
+pub mod tile;

@@ -46,19 +46,10 @@
 
 use crate::analysis::import::{dependences, import_scop};
 use crate::mlir::{children, op_name, string_ref};
-use crate::rebuild::{rebuild, Band};
+use crate::rebuild::{build_ast, rebuild, Band, Marks, Schedule};
 use crate::registry::Options;
 use isl_rs::{Context, ScheduleNode, ScheduleNodeType};
 use mlir_sys::*;
-
-extern "C" {
-    fn isl_ast_build_from_context(set: libc_uintptr) -> libc_uintptr;
-    fn isl_ast_build_node_from_schedule(build: libc_uintptr, schedule: libc_uintptr)
-        -> libc_uintptr;
-    fn isl_ast_build_free(build: libc_uintptr) -> libc_uintptr;
-}
-#[allow(non_camel_case_types)]
-type libc_uintptr = usize;
 
 /// isl operations allowed for one scop's schedule (bounds the time on huge scops).
 const MAX_OPERATIONS: u64 = 20_000_000;
@@ -185,24 +176,7 @@ unsafe fn schedule(op: MlirOperation, s: &Settings) -> Result<(), Failure> {
     let mut bands = Vec::new();
     let root = mark(root, &mut bands, &ctx)?;
     let sched = isl(root.get_schedule(), "walk the schedule")?;
-    // No assumption on the parameters: the code is right for every value.
-    let context = isl(isl_rs::Set::universe(space), "build a context")?;
-    let ast = unsafe {
-        let mut context = context;
-        context.do_not_free_on_drop();
-        let build = isl_ast_build_from_context(context.ptr);
-        let mut sched = sched;
-        sched.do_not_free_on_drop();
-        let node = isl_ast_build_node_from_schedule(build, sched.ptr);
-        isl_ast_build_free(build);
-        if node == 0 {
-            return Err(Failure::Kept("isl could not build the AST".into()));
-        }
-        isl_rs::ASTNode {
-            ptr: node,
-            should_free_on_drop: true,
-        }
-    };
+    let ast = build_ast(Schedule::Tree(sched), space).map_err(Failure::Kept)?;
     tracing::debug!(ast = ?ast.to_C_str().unwrap_or(""), "schedule");
-    unsafe { rebuild(op, &scop, &bands, &ast) }.map_err(Failure::Kept)
+    unsafe { rebuild(op, false, &scop, Marks::Bands(&bands), &ast) }.map_err(Failure::Kept)
 }

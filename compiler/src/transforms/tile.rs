@@ -1,0 +1,234 @@
+//! `tessel-tile` (Tile): tiles the outermost permutable bands that `tessel-schedule`
+//! marked on the loops: each member of a band becomes a tile loop (outside, over the
+//! tiles) and a point loop (inside, over the points of one tile), the tile loops of the
+//! band outermost. The points of a band are scanned by isl (the nest's iteration set,
+//! read from the loops' bounds, under the schedule `L[i, j] -> [floor(i/Ti),
+//! floor(j/Tj), i, j]`), so skewed and triangular bands tile as rectangular ones do, and
+//! partial tiles are guarded by the point loops' `min`/`max` bounds.
+//!
+//! Sizes: the `sizes` option (one per member, outermost first; the last repeats), else
+//! the scop's `tile_sizes`, else 32 for each member of a band of one or two members and
+//! 8 for deeper bands (at most 1024 points per 2-d tile, 512 per 3-d tile: one point per
+//! thread of a block fits every GPU's limit). The sizes of the first band tiled are
+//! recorded as the scop's `tile_sizes`.
+//!
+//! Tiling a permutable band is legal by definition (every dependence is carried forward
+//! by each member: PPCG sec. 6, Pluto), so no dependence is computed here. The new loops
+//! keep `tpoly.band`, `tpoly.member`, `tpoly.permutable` and `tpoly.coincident` (tiling
+//! leaves a coincident member's tile and point loops coincident) and add `tpoly.tile` or
+//! `tpoly.point`. A band whose members are not perfectly nested is tiled down to the
+//! first member that is not (a remark says so); a band that is already tiled, or inside
+//! a tiled band, is left alone.
+//!
+//! Precondition: `tessel-schedule` ran (the band attributes are on the loops).
+//! Spec: paper 001 (PPCG) sec. 6 (tiling of the outermost permutable band; the block
+//! size is independent of the tile size, Fig. 2); ARCHITECTURE.md "IR at each step",
+//! step 3.
+//!
+//! ```mlir
+//! affine.for %i = 0 to 100 {
+//!   affine.for %j = 0 to 100 { S(%i, %j) } {tpoly.band = 0, tpoly.member = 1, ...}
+//! } {tpoly.band = 0, tpoly.member = 0, tpoly.permutable, ...}
+//! // => (sizes=32,32)
+//! affine.for %ti = 0 to 4 {          // tpoly.tile
+//!   affine.for %tj = 0 to 4 {        // tpoly.tile
+//!     affine.for %i = 32 * %ti to min(32 * %ti + 32, 100) {      // tpoly.point
+//!       affine.for %j = 32 * %tj to min(32 * %tj + 32, 100) {    // tpoly.point
+//!         S(%i, %j) } } } }
+//! ```
+
+use crate::analysis::import::{loop_nest, Model, Scop, Stmt};
+use crate::mlir::{block_ops, children, op_name, string_ref};
+use crate::rebuild::{build_ast, rebuild, LoopAttr, Marks, Schedule};
+use crate::registry::Options;
+use mlir_sys::*;
+
+pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
+    let text = options.get("sizes");
+    let sizes = if text.is_empty() {
+        Vec::new()
+    } else {
+        text.split(',')
+            .map(|s| match s.trim().parse::<i64>() {
+                Ok(n) if n > 0 => Ok(n),
+                _ => Err(format!(
+                    "'tessel-tile' option sizes={text}: expected positive integers separated by commas"
+                )),
+            })
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    // SAFETY: the pass manager gives a live operation that this pass alone changes.
+    unsafe { visit(op, &sizes) }
+    Ok(())
+}
+
+unsafe fn attr(op: MlirOperation, name: &str) -> MlirAttribute {
+    unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) }
+}
+
+unsafe fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
+    let a = unsafe { attr(op, name) };
+    (!a.ptr.is_null() && unsafe { mlirAttributeIsAInteger(a) })
+        .then(|| unsafe { mlirIntegerAttrGetValueInt(a) })
+}
+
+unsafe fn has(op: MlirOperation, name: &str) -> bool {
+    !unsafe { attr(op, name) }.ptr.is_null()
+}
+
+unsafe fn visit(op: MlirOperation, sizes: &[i64]) {
+    if unsafe { op_name(op) } == "tpoly.scop" {
+        let sizes = match sizes.is_empty() {
+            true => unsafe { scop_sizes(op) },
+            false => sizes.to_vec(),
+        };
+        let mut first = None;
+        unsafe { tile_in(op, &sizes, &mut first) };
+        if let Some(used) = first {
+            unsafe {
+                let ctx = mlirOperationGetContext(op);
+                let a = mlirDenseI64ArrayGet(ctx, used.len() as isize, used.as_ptr());
+                mlirOperationSetAttributeByName(op, string_ref("tile_sizes"), a);
+            }
+        }
+        return;
+    }
+    for c in unsafe { children(op) } {
+        unsafe { visit(c, sizes) };
+    }
+}
+
+/// The scop's `tile_sizes`, or none.
+unsafe fn scop_sizes(scop: MlirOperation) -> Vec<i64> {
+    unsafe {
+        let a = attr(scop, "tile_sizes");
+        if a.ptr.is_null() || !mlirAttributeIsADenseI64Array(a) {
+            return Vec::new();
+        }
+        (0..mlirDenseArrayGetNumElements(a))
+            .map(|k| mlirDenseI64ArrayGetElement(a, k))
+            .collect()
+    }
+}
+
+/// Tiles the outermost permutable bands under `op`; `first` gets the sizes used first.
+unsafe fn tile_in(op: MlirOperation, sizes: &[i64], first: &mut Option<Vec<i64>>) {
+    for c in unsafe { children(op) } {
+        let band_start = unsafe {
+            op_name(c) == "affine.for"
+                && int_attr(c, "tpoly.member") == Some(0)
+                && has(c, "tpoly.permutable")
+                && !has(c, "tpoly.tile")
+                && !has(c, "tpoly.point")
+        };
+        if !band_start {
+            unsafe { tile_in(c, sizes, first) };
+            continue;
+        }
+        let loc = unsafe { mlirOperationGetLocation(c) };
+        match unsafe { tile_band(c, sizes) } {
+            Ok((used, note)) => {
+                first.get_or_insert(used);
+                if let Some(n) = note {
+                    unsafe { tessel_dialects::tesselEmitRemark(loc, string_ref(&n)) };
+                }
+            }
+            Err(e) => {
+                let text = format!("band not tiled: {e}");
+                unsafe { tessel_dialects::tesselEmitRemark(loc, string_ref(&text)) };
+            }
+        }
+    }
+}
+
+/// The loop of `band` and member `m` that is the only operation in `l`'s body.
+unsafe fn next_member(l: MlirOperation, band: i64, m: i64) -> Option<MlirOperation> {
+    let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(l, 0)) };
+    let ops = unsafe { block_ops(body) };
+    let [inner, _yield] = ops.as_slice() else {
+        return None;
+    };
+    unsafe {
+        (op_name(*inner) == "affine.for"
+            && int_attr(*inner, "tpoly.band") == Some(band)
+            && int_attr(*inner, "tpoly.member") == Some(m))
+        .then_some(*inner)
+    }
+}
+
+/// Tiles the band whose first member is `first`; the sizes used, and a remark when only
+/// part of the band could be tiled.
+unsafe fn tile_band(first: MlirOperation, sizes: &[i64]) -> Result<(Vec<i64>, Option<String>), String> {
+    let band = unsafe { int_attr(first, "tpoly.band") }.unwrap_or(0);
+    let mut loops = vec![first];
+    while let Some(l) = unsafe { next_member(*loops.last().expect("one loop at least"), band, loops.len() as i64) } {
+        loops.push(l);
+    }
+    let last = *loops.last().expect("one loop at least");
+    let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(last, 0)) };
+    let inner = unsafe { block_ops(body) };
+    let partial = inner.iter().any(|o| unsafe {
+        op_name(*o) == "affine.for" && int_attr(*o, "tpoly.band") == Some(band)
+    });
+    let n = loops.len();
+    let size = |k: usize| match sizes.get(k).or(sizes.last()) {
+        Some(s) => *s,
+        None if n <= 2 => 32,
+        None => 8,
+    };
+    let used: Vec<i64> = (0..n).map(size).collect();
+    let (domain, params) = loop_nest(&loops)?;
+    let iters: Vec<String> = (0..n).map(|k| format!("i{k}")).collect();
+    let tiles: Vec<String> = (0..n)
+        .map(|k| format!("floor(i{k} / {})", used[k]))
+        .collect();
+    let names: Vec<&str> = params.iter().map(|p| p.0.as_str()).collect();
+    let map = format!(
+        "[{}] -> {{ S0[{}] -> [{}, {}] }}",
+        names.join(", "),
+        iters.join(", "),
+        tiles.join(", "),
+        iters.join(", ")
+    );
+    let ctx = isl_rs::Context::alloc();
+    let isl = |e: isl_rs::LibISLError| format!("isl: {e:?}");
+    let domain = isl_rs::UnionSet::read_from_str(&ctx, &domain).map_err(isl)?;
+    let space = domain.get_space().map_err(isl)?;
+    let schedule = isl_rs::UnionMap::read_from_str(&ctx, &map)
+        .map_err(isl)?
+        .intersect_domain(domain)
+        .map_err(isl)?;
+    let ast = build_ast(Schedule::Map(schedule), space)?;
+    // Each member's attributes, on its tile loop and its point loop.
+    let mut dims = vec![Vec::new(); 2 * n];
+    for (k, l) in loops.iter().enumerate() {
+        let mut common = vec![
+            LoopAttr::Int("tpoly.band", band),
+            LoopAttr::Int("tpoly.member", k as i64),
+            LoopAttr::Unit("tpoly.permutable"),
+        ];
+        if unsafe { has(*l, "tpoly.coincident") } {
+            common.push(LoopAttr::Unit("tpoly.coincident"));
+        }
+        dims[k] = [common.clone(), vec![LoopAttr::Unit("tpoly.tile")]].concat();
+        dims[n + k] = [common, vec![LoopAttr::Unit("tpoly.point")]].concat();
+    }
+    let end = unsafe { mlirBlockGetTerminator(body) };
+    let stmt = Stmt {
+        ops: inner.into_iter().filter(|o| o.ptr != end.ptr).collect(),
+        ivs: loops
+            .iter()
+            .map(|l| unsafe { mlirBlockGetArgument(mlirRegionGetFirstBlock(mlirOperationGetRegion(*l, 0)), 0) })
+            .collect(),
+    };
+    let nest = Scop {
+        model: Model::default(),
+        stmts: vec![stmt],
+        params,
+    };
+    unsafe { rebuild(first, true, &nest, Marks::Dims(&dims), &ast) }?;
+    let note = partial.then(|| {
+        format!("band tiled in its first {n} members only: the next member is not the only operation in the loop above it")
+    });
+    Ok((used, note))
+}

@@ -1,0 +1,99 @@
+// RUN: tessel-opt %s --split-input-file --tessel-tile=sizes=32,16 2>/dev/null | FileCheck %s
+// RUN: tessel-opt %s --split-input-file --tessel-tile=sizes=32,16 2>&1 >/dev/null | FileCheck %s --check-prefix=DIAG
+// RUN: tessel-opt %s --split-input-file --tessel-tile 2>/dev/null | FileCheck %s --check-prefix=DEFAULT
+// RUN: not tessel-opt %s --tessel-tile=sizes=8,0 2>&1 | FileCheck %s --check-prefix=BADOPT
+// BADOPT: error: 'tessel-tile' option sizes=8,0: expected positive integers separated by commas
+
+// A rectangular band of two members: tile loops over 4 x 7 tiles outside, point loops
+// inside, the last tile of each member cut by a min bound. Both keep the members'
+// attributes; the sizes are recorded on the scop.
+// CHECK-DAG: #[[$LB32:.*]] = affine_map<(d0) -> (d0 * 32)>
+// CHECK-DAG: #[[$UB:.*]] = affine_map<(d0) -> (100, d0 * 32 + 32)>
+// CHECK-DAG: #[[$LB16:.*]] = affine_map<(d0) -> (d0 * 16)>
+// CHECK-LABEL: func.func @rect(
+// CHECK: tpoly.scop tile_sizes [32, 16] {
+// CHECK-NEXT: affine.for %[[TI:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[TJ:.*]] = 0 to 7 {
+// CHECK-NEXT: affine.for %[[I:.*]] = #[[$LB32]](%[[TI]]) to min #[[$UB]](%[[TI]]) {
+// CHECK-NEXT: affine.for %[[J:.*]] = #[[$LB16]](%[[TJ]]) to min #{{.*}}(%[[TJ]]) {
+// CHECK-NEXT: affine.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]]
+// CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.member = 1 : i64, tpoly.permutable, tpoly.point}
+// CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable, tpoly.point}
+// CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.member = 1 : i64, tpoly.permutable, tpoly.tile}
+// CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable, tpoly.tile}
+// Without sizes: 32 for each member of a 2-member band.
+// DEFAULT-LABEL: func.func @rect(
+// DEFAULT: tpoly.scop tile_sizes [32, 32] {
+func.func @rect(%A: memref<100x100xf32>, %x: f32) {
+  tpoly.scop {
+    affine.for %i = 0 to 100 {
+      affine.for %j = 0 to 100 {
+        affine.store %x, %A[%i, %j] : memref<100x100xf32>
+      } {tpoly.band = 0 : i64, tpoly.member = 1 : i64, tpoly.permutable}
+    } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+  }
+  return
+}
+
+// -----
+
+// A triangular band with a parameter: isl scans the tiles that hold points (the
+// tile loop of j starts at the tile of i) and guards each point loop by the
+// triangle and the tile. The scop's own tile_sizes are kept when no size is given.
+// CHECK-LABEL: func.func @tri(
+// CHECK: affine.for %[[TI:.*]] = 0 to #{{.*}}()[%[[N:.*]]] {
+// CHECK-NEXT: affine.for %[[TJ:.*]] = #{{.*}}(%[[TI]]) to #{{.*}}()[%[[N]]] {
+// CHECK-NEXT: affine.for %[[I:.*]] = #{{.*}}(%[[TI]]) to min #{{.*}}(%[[TI]], %[[TJ]])[%[[N]]] {
+// CHECK-NEXT: affine.for %[[J:.*]] = max #{{.*}}(%[[TJ]], %[[I]]) to min #{{.*}}(%[[TJ]])[%[[N]]] {
+// CHECK-NEXT: affine.load %{{.*}}[%[[J]], %[[I]]]
+// DEFAULT: #[[$M8:.*]] = affine_map<(d0) -> (d0 * 8)>
+// DEFAULT-LABEL: func.func @tri(
+// DEFAULT: tpoly.scop tile_sizes [8, 4] {
+// DEFAULT-NEXT: affine.for
+// DEFAULT-NEXT: affine.for
+// DEFAULT-NEXT: affine.for %{{.*}} = #[[$M8]](
+func.func @tri(%A: memref<?x?xf32>, %n: index) {
+  tpoly.scop tile_sizes [8, 4] {
+    affine.for %i = 0 to %n {
+      affine.for %j = affine_map<(d0) -> (d0)>(%i) to %n {
+        %v = affine.load %A[%j, %i] : memref<?x?xf32>
+        affine.store %v, %A[%i, %j] : memref<?x?xf32>
+      } {tpoly.band = 0 : i64, tpoly.member = 1 : i64, tpoly.permutable}
+    } {tpoly.band = 0 : i64, tpoly.member = 0 : i64, tpoly.permutable}
+  }
+  return
+}
+
+// -----
+
+// A band that is not permutable is not tiled; a band whose second member is not the
+// only operation of the first is tiled in its first member only, with a remark.
+// CHECK-LABEL: func.func @partial(
+// CHECK: affine.for %{{.*}} = 0 to 10 {
+// CHECK-NEXT: affine.for %{{.*}} = 1 to 100 {
+// CHECK: } {tpoly.band = 0 : i64, tpoly.member = 0 : i64}
+// CHECK: affine.for %[[T:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[I:.*]] = #{{.*}}(%[[T]]) to min #{{.*}}(%[[T]]) {
+// CHECK-NEXT: affine.store
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 100 {
+// CHECK: } {tpoly.band = 1 : i64, tpoly.member = 1 : i64, tpoly.permutable}
+// CHECK: } {tpoly.band = 1 : i64, tpoly.member = 0 : i64, tpoly.permutable, tpoly.point}
+// CHECK-NEXT: } {tpoly.band = 1 : i64, tpoly.member = 0 : i64, tpoly.permutable, tpoly.tile}
+// DIAG: tile.mlir:[[# @LINE + 9]]:5: remark: band tiled in its first 1 members only
+func.func @partial(%A: memref<100x100xf32>, %B: memref<100xf32>, %x: f32) {
+  tpoly.scop {
+    affine.for %t = 0 to 10 {
+      affine.for %i = 1 to 100 {
+        %v = affine.load %B[%i - 1] : memref<100xf32>
+        affine.store %v, %B[%i] : memref<100xf32>
+      } {tpoly.band = 0 : i64, tpoly.member = 1 : i64}
+    } {tpoly.band = 0 : i64, tpoly.member = 0 : i64}
+    affine.for %i = 0 to 100 {
+      affine.store %x, %B[%i] : memref<100xf32>
+      affine.for %j = 0 to 100 {
+        affine.store %x, %A[%i, %j] : memref<100x100xf32>
+      } {tpoly.band = 1 : i64, tpoly.member = 1 : i64, tpoly.permutable}
+    } {tpoly.band = 1 : i64, tpoly.member = 0 : i64, tpoly.permutable}
+  }
+  return
+}
