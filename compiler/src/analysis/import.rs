@@ -686,7 +686,12 @@ pub fn dependences(m: &Model) -> Result<Dependences, String> {
     let before = isl(isl(sched.copy(), "copy")?.lex_lt_union_map(sched), "order")?;
     let memory = isl(pairs.intersect(before), "intersect")?;
     let text = |u: isl_rs::UnionMap| -> Result<String, String> {
-        let u = isl(u.coalesce(), "coalesce")?;
+        // Coalescing only simplifies; where isl fails at it (an internal error seen on
+        // random programs), the relation is kept as computed.
+        let u = match isl(u.copy(), "copy")?.coalesce() {
+            Ok(c) => c,
+            Err(_) => u,
+        };
         isl(u.to_str(), "print").map(|t| sorted(t.to_string()))
     };
     Ok(Dependences {
