@@ -641,14 +641,11 @@ impl Rebuilder<'_> {
             {
                 return Ok(v);
             }
-            let pure = mlirValueIsAOpResult(v)
-                && mlirOperationGetNumRegions(def) == 0
-                && {
-                    let n = op_name(def);
-                    matches!(n.split('.').next(), Some("arith" | "math"))
-                        || matches!(n.as_str(), "affine.apply" | "affine.min" | "affine.max" | "memref.dim")
-                };
-            if !pure {
+            // A buffer at the top of the scop (a value stored to memory there) stays.
+            if op_name(def) == "memref.alloca" && mlirOperationGetParentOperation(def).ptr == self.scop_op.ptr {
+                return Ok(v);
+            }
+            if !mlirValueIsAOpResult(v) || !recomputable(def) {
                 return Err(format!(
                     "a value defined by '{}' outside the statement that uses it",
                     op_name(def)
@@ -665,6 +662,20 @@ impl Rebuilder<'_> {
             }
             Ok(map[&(v.ptr as usize)])
         }
+    }
+}
+
+/// Whether `op` computes its results from its operands alone, so that a copy of it can
+/// be placed wherever they are used.
+///
+/// # Safety
+/// `op` is a live operation.
+pub(crate) unsafe fn recomputable(op: MlirOperation) -> bool {
+    unsafe {
+        let n = op_name(op);
+        mlirOperationGetNumRegions(op) == 0
+            && (matches!(n.split('.').next(), Some("arith" | "math"))
+                || matches!(n.as_str(), "affine.apply" | "affine.min" | "affine.max" | "memref.dim"))
     }
 }
 
@@ -701,10 +712,10 @@ pub unsafe fn rebuild(
         } else {
             let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(root, 0));
             let end = mlirBlockGetTerminator(body);
-            // The old operations, innermost users first.
+            // The old operations, innermost users first; buffers at the top stay.
             let old: Vec<MlirOperation> = crate::mlir::block_ops(body)
                 .into_iter()
-                .filter(|o| o.ptr != end.ptr)
+                .filter(|o| o.ptr != end.ptr && op_name(*o) != "memref.alloca")
                 .collect();
             for o in old.into_iter().rev() {
                 mlirOperationDestroy(o);

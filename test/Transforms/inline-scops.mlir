@@ -21,14 +21,17 @@
 // SCHED-NEXT: affine.for %{{.*}} = 0 to 8 {
 // SCHED: } {tpoly.band = 1 : i64, tpoly.member = 0 : i64}
 // OUT: 140
+// OUT-NEXT: 280
 // OUT-NEXT: 11
 func.func @main() {
   %A = memref.alloc() : memref<8xi64>
   %B = memref.alloc() : memref<8xi64>
   %S = memref.alloc() : memref<1xi64>
+  %S2 = memref.alloc() : memref<1xi64>
   %c0 = arith.constant 0 : index
   %z = arith.constant 0 : i64
   memref.store %z, %S[%c0] : memref<1xi64>
+  memref.store %z, %S2[%c0] : memref<1xi64>
   tpoly.scop {
     affine.for %i = 0 to 8 {
       %v = arith.index_cast %i : index to i64
@@ -45,6 +48,15 @@ func.func @main() {
       %n = arith.addi %s, %b : i64
       affine.store %n, %S[0] : memref<1xi64>
     }
+    // A value loaded outside the loop that uses it (through a buffer when rescheduled).
+    affine.for %i = 0 to 8 {
+      %b = affine.load %B[%i] : memref<8xi64>
+      affine.for %j = 0 to 2 {
+        %s = affine.load %S2[0] : memref<1xi64>
+        %n = arith.addi %s, %b : i64
+        affine.store %n, %S2[0] : memref<1xi64>
+      }
+    }
   }
   // A scop with a result: the yielded value replaces it.
   %r = tpoly.scop -> index {
@@ -58,6 +70,8 @@ func.func @main() {
   }
   %s = memref.load %S[%c0] : memref<1xi64>
   func.call @tessel_print_i64(%s) : (i64) -> ()
+  %s2 = memref.load %S2[%c0] : memref<1xi64>
+  func.call @tessel_print_i64(%s2) : (i64) -> ()
   %ri = arith.index_cast %r : index to i64
   func.call @tessel_print_i64(%ri) : (i64) -> ()
   return

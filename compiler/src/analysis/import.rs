@@ -257,7 +257,10 @@ impl Importer {
             let mut here = at.clone();
             here.sched.push(pos.to_string());
             let n = unsafe { name(op) };
-            let terminator = matches!(n.as_str(), "affine.yield" | "tpoly.yield");
+            // A buffer at the top of the scop belongs to no statement: it stays there.
+            let top_buffer = n == "memref.alloca"
+                && unsafe { mlirOperationGetParentOperation(op) }.ptr == self.scop.ptr;
+            let terminator = matches!(n.as_str(), "affine.yield" | "tpoly.yield") || top_buffer;
             if at.seg.is_none() && !terminator {
                 if control(&n) {
                     run = None;

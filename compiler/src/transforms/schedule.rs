@@ -3,6 +3,11 @@
 //! the schedule's permutable bands and coincident (parallel) members on the loops.
 //!
 //! Phases, for each scop:
+//! 0. A value that one statement computes from memory and another uses (a load hoisted
+//!    out of a loop) goes through memory: a buffer (`memref.alloca`) at the top of the
+//!    scop, stored after the value is computed and loaded before each use elsewhere, so
+//!    that the dependence is in the model. Pure values (constants, index arithmetic) are
+//!    recomputed where used by the rebuild instead.
 //! 1. Import the polyhedral model from the affine operations
 //!    ([`crate::analysis::import`]) and compute its dependences: exact flow, and the
 //!    memory-based anti and output dependences.
@@ -18,8 +23,8 @@
 //! 3. Mark each band of the schedule tree and build isl's AST from the tree.
 //! 4. Rebuild the scop's body from the AST ([`crate::rebuild`]).
 //!
-//! A scop the rebuild cannot express (a value used across statements that is not a
-//! pure computation, a scop with results) is left as it was, with a remark saying why.
+//! A scop the rebuild cannot express (a scop with results, a value of a type no buffer
+//! holds used across statements) is left as it was, with a remark saying why.
 //! A scop that cannot be modelled is an error.
 //!
 //! Precondition: verified IR with `tpoly.scop` ops (from the frontend or
@@ -117,6 +122,102 @@ fn isl<T>(r: Result<T, isl_rs::LibISLError>, what: &str) -> Result<T, Failure> {
     r.map_err(|e| Failure::Kept(format!("isl could not {what}: {e:?}")))
 }
 
+/// Whether `op` ends a statement (see [`crate::analysis::import`]).
+unsafe fn control(op: MlirOperation) -> bool {
+    matches!(unsafe { op_name(op) }.as_str(), "affine.for" | "affine.if")
+}
+
+/// The operation of `block` that is or contains `op`.
+unsafe fn ancestor_in(mut op: MlirOperation, block: MlirBlock) -> Option<MlirOperation> {
+    while !op.ptr.is_null() {
+        if unsafe { mlirOperationGetBlock(op) }.ptr == block.ptr {
+            return Some(op);
+        }
+        op = unsafe { mlirOperationGetParentOperation(op) };
+    }
+    None
+}
+
+/// Phase 0: the uses of values computed by one statement in another, through a buffer.
+unsafe fn demote(scop: MlirOperation) -> Result<(), Failure> {
+    // (value, the operation computing it, its uses in other statements)
+    let mut crossing: Vec<(MlirValue, MlirOperation, Vec<(MlirOperation, isize)>)> = Vec::new();
+    let mut blocks = unsafe { crate::mlir::blocks(scop) };
+    while let Some(b) = blocks.pop() {
+        let ops = unsafe { crate::mlir::block_ops(b) };
+        for (k, &x) in ops.iter().enumerate() {
+            if unsafe { control(x) } {
+                blocks.extend(unsafe { crate::mlir::blocks(x) });
+                continue;
+            }
+            if unsafe { crate::rebuild::recomputable(x) } {
+                continue;
+            }
+            for r in 0..unsafe { mlirOperationGetNumResults(x) } {
+                let v = unsafe { mlirOperationGetResult(x, r) };
+                let mut uses = Vec::new();
+                let mut u = unsafe { mlirValueGetFirstUse(v) };
+                while !unsafe { mlirOpOperandIsNull(u) } {
+                    let owner = unsafe { mlirOpOperandGetOwner(u) };
+                    let at = unsafe { ancestor_in(owner, b) };
+                    // Another statement: a loop or condition lies between, or holds it.
+                    let other = match at.and_then(|a| ops.iter().position(|o| o.ptr == a.ptr)) {
+                        Some(p) => ops[k + 1..=p.max(k)].iter().any(|o| unsafe { control(*o) }),
+                        None => false,
+                    };
+                    if other {
+                        uses.push((owner, unsafe { mlirOpOperandGetOperandNumber(u) } as isize));
+                    }
+                    u = unsafe { mlirOpOperandGetNextUse(u) };
+                }
+                if !uses.is_empty() {
+                    crossing.push((v, x, uses));
+                }
+            }
+        }
+    }
+    for (v, x, uses) in crossing {
+        unsafe {
+            let t = mlirValueGetType(v);
+            if !(mlirTypeIsAIndex(t) || mlirTypeIsAInteger(t) || mlirTypeIsAFloat(t)) {
+                return Err(Failure::Kept(
+                    "a value used by another statement has a type no buffer holds".into(),
+                ));
+            }
+            let ctx = mlirOperationGetContext(scop);
+            let loc = mlirOperationGetLocation(x);
+            let named = |n: &str, a: MlirAttribute| {
+                mlirNamedAttributeGet(mlirIdentifierGet(ctx, string_ref(n)), a)
+            };
+            let buf_t = mlirMemRefTypeGet(t, 0, std::ptr::null(), mlirAttributeGetNull(), mlirAttributeGetNull());
+            let mut s = mlirOperationStateGet(string_ref("memref.alloca"), loc);
+            mlirOperationStateAddResults(&mut s, 1, &buf_t);
+            let seg = named("operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 2, [0, 0].as_ptr()));
+            mlirOperationStateAddAttributes(&mut s, 1, &seg);
+            let alloca = mlirOperationCreate(&mut s);
+            let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(scop, 0));
+            mlirBlockInsertOwnedOperation(body, 0, alloca);
+            let buf = mlirOperationGetResult(alloca, 0);
+            let map = named("map", mlirAffineMapAttrGet(mlirAffineMapGet(ctx, 0, 0, 0, std::ptr::null_mut())));
+            let mut s = mlirOperationStateGet(string_ref("affine.store"), loc);
+            mlirOperationStateAddOperands(&mut s, 2, [v, buf].as_ptr());
+            mlirOperationStateAddAttributes(&mut s, 1, &map);
+            let store = mlirOperationCreate(&mut s);
+            mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(x), x, store);
+            for (owner, index) in uses {
+                let mut s = mlirOperationStateGet(string_ref("affine.load"), loc);
+                mlirOperationStateAddOperands(&mut s, 1, &buf);
+                mlirOperationStateAddResults(&mut s, 1, &t);
+                mlirOperationStateAddAttributes(&mut s, 1, &map);
+                let load = mlirOperationCreate(&mut s);
+                mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(owner), owner, load);
+                mlirOperationSetOperand(owner, index, mlirOperationGetResult(load, 0));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Puts a mark `bandN` above each band of the tree under `node`, recording each band in
 /// `bands`; returns the node at the same position (the mark, where one was inserted).
 fn mark(node: ScheduleNode, bands: &mut Vec<Band>, ctx: &Context) -> Result<ScheduleNode, Failure> {
@@ -154,6 +255,7 @@ unsafe fn schedule(op: MlirOperation, s: &Settings) -> Result<(), Failure> {
     if unsafe { mlirOperationGetNumResults(op) } > 0 {
         return Err(Failure::Kept("the scop has results".into()));
     }
+    unsafe { demote(op)? };
     let scop = import_scop(op).map_err(|e| Failure::Error(format!("cannot model this scop: {e}")))?;
     let deps = dependences(&scop.model)
         .map_err(|e| Failure::Error(format!("cannot compute the dependences of this scop: {e}")))?;
@@ -163,6 +265,10 @@ unsafe fn schedule(op: MlirOperation, s: &Settings) -> Result<(), Failure> {
     isl(isl_rs::Options::set_schedule_serialize_sccs(&ctx, s.fuse_min as i32), o)?;
     isl(isl_rs::Options::set_schedule_outer_coincidence(&ctx, 1), o)?;
     isl(isl_rs::Options::set_schedule_maximize_band_depth(&ctx, 1), o)?;
+    // Small coefficients and shifts, as Polly bounds them: large ones (a skew by 91)
+    // only make loop bounds and guards costly.
+    isl(isl_rs::Options::set_schedule_max_coefficient(&ctx, 20), o)?;
+    isl(isl_rs::Options::set_schedule_max_constant_term(&ctx, 20), o)?;
     // isl's ISL_SCHEDULE_ALGORITHM_ISL (0) or _FEAUTRIER (1).
     isl(isl_rs::Options::set_schedule_algorithm(&ctx, s.feautrier as i32), o)?;
     let domain = isl(isl_rs::UnionSet::read_from_str(&ctx, &scop.model.domain), "read the domain")?;
