@@ -150,3 +150,20 @@ func.func @already(%A: memref<10xf32>) {
 // RUN: not tessel-opt %s --tessel-detect-scops=depth=2 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not tessel-opt %s --pass-pipeline='builtin.module(tessel-detect-scops{depth=2})' 2>&1 | FileCheck %s --check-prefix=OPT
 // OPT: 'tessel-detect-scops' has no option 'depth' (valid: none)
+
+// -----
+
+// A loop with iteration arguments is not in the polyhedral model: not wrapped (the
+// loop around it is searched and has nothing else).
+// CHECK-LABEL: func.func @iter_args(
+// CHECK-NOT: tpoly.scop
+// CHECK: return
+func.func @iter_args(%A: memref<10xf32>) -> f32 {
+  %z = arith.constant 0.0 : f32
+  %s = affine.for %i = 0 to 10 iter_args(%acc = %z) -> f32 {
+    %v = affine.load %A[%i] : memref<10xf32>
+    %n = arith.addf %acc, %v : f32
+    affine.yield %n : f32
+  }
+  return %s : f32
+}

@@ -4,7 +4,8 @@
 //! Tessel's C frontend emits.
 //!
 //! A region is a run of consecutive operations of one block, each of them (with
-//! everything nested in it) affine code: `affine.for/if/load/store/apply/min/max`,
+//! everything nested in it) affine code: `affine.for/if` without results,
+//! `affine.load/store/apply/min/max`,
 //! `arith`, `math`, `memref.load/store/dim` (non-affine subscripts become may-accesses of
 //! the model) and `scf.if` on data. The run is trimmed to start and end with an operation
 //! that has regions, and kept when it holds an `affine.for`. Values the run defines and
@@ -78,6 +79,11 @@ fn affine(name: &str) -> bool {
 unsafe fn is_affine(op: MlirOperation, loops: &mut usize) -> bool {
     let n = unsafe { name(op) };
     if !affine(&n) {
+        return false;
+    }
+    // A loop with iteration arguments (a reduction in registers) or a condition with
+    // results is not in the polyhedral model: its statements could not move apart.
+    if matches!(n.as_str(), "affine.for" | "affine.if") && unsafe { mlirOperationGetNumResults(op) } > 0 {
         return false;
     }
     *loops += (n == "affine.for") as usize;
