@@ -9,9 +9,9 @@ use crate::analysis::deps;
 use crate::codegen::{affine, gpu};
 use crate::frontend;
 use crate::mlir::{self, MlirDiag, Session};
-use melior::ir::{BlockLike, Module};
 use crate::registry;
 use crate::subcommand;
+use melior::ir::{BlockLike, Module};
 use std::path::Path;
 use std::process::Command;
 use tessel_runtime::bytecode::{Code, CodeKind};
@@ -349,7 +349,14 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
         .map_err(|d| internal("gpu form", &text, d))?;
     if let Some(passes) = &opts.passes {
         let _s = tracing::info_span!("passes", pipeline = %passes).entered();
-        with_passes(&session, &m, &scops, passes, &opts.input, map.emulate || map.c_abi)?;
+        with_passes(
+            &session,
+            &m,
+            &scops,
+            passes,
+            &opts.input,
+            map.emulate || map.c_abi,
+        )?;
     }
     if opts.emit == Emit::Gpu || opts.emit == Emit::Emulated {
         return Ok(mlir::print_module(&m).into_bytes());
@@ -396,7 +403,12 @@ fn run_passes(
                 ds.into_iter()
                     .filter(|d| d.severity == mlir::Severity::Error)
                     .map(|d| {
-                        format!("{input}:{}:{}: error: {}", d.line.max(1), d.col.max(1), d.message)
+                        format!(
+                            "{input}:{}:{}: error: {}",
+                            d.line.max(1),
+                            d.col.max(1),
+                            d.message
+                        )
                     })
                     .collect(),
             )
@@ -438,7 +450,11 @@ fn with_passes(
                 continue;
             }
             let name = sym(f);
-            let target = if impl_names { format!("{name}.impl") } else { name.clone() };
+            let target = if impl_names {
+                format!("{name}.impl")
+            } else {
+                name.clone()
+            };
             let Some(old) = body(m)
                 .into_iter()
                 .find(|o| mlir::op_name(*o) == "func.func" && sym(*o) == target)

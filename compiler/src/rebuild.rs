@@ -202,9 +202,10 @@ impl Rebuilder<'_> {
                         Some((_, v)) if self.in_scope(*v) => {
                             Ok(mlirAffineDimExprGet(self.ctx, position(&mut ops.dims, *v)))
                         }
-                        Some((_, v)) => {
-                            Ok(mlirAffineSymbolExprGet(self.ctx, position(&mut ops.syms, *v)))
-                        }
+                        Some((_, v)) => Ok(mlirAffineSymbolExprGet(
+                            self.ctx,
+                            position(&mut ops.syms, *v),
+                        )),
                         None => Err(format!("unknown name '{name}' in the AST")),
                     }
                 }
@@ -229,10 +230,9 @@ impl Rebuilder<'_> {
                     let minus_one = self.constant(-1);
                     let r = match t {
                         ASTExprOpType::Add => mlirAffineAddExprGet(args[0], args[1]),
-                        ASTExprOpType::Sub => mlirAffineAddExprGet(
-                            args[0],
-                            mlirAffineMulExprGet(args[1], minus_one),
-                        ),
+                        ASTExprOpType::Sub => {
+                            mlirAffineAddExprGet(args[0], mlirAffineMulExprGet(args[1], minus_one))
+                        }
                         ASTExprOpType::Minus => mlirAffineMulExprGet(args[0], minus_one),
                         ASTExprOpType::Mul => mlirAffineMulExprGet(args[0], args[1]),
                         ASTExprOpType::Div | ASTExprOpType::FdivQ | ASTExprOpType::PdivQ => {
@@ -241,7 +241,11 @@ impl Rebuilder<'_> {
                         ASTExprOpType::PdivR | ASTExprOpType::ZdivR => {
                             mlirAffineModExprGet(args[0], args[1])
                         }
-                        t => return Err(format!("an AST expression ({t:?}, {n} operands) that is not affine")),
+                        t => {
+                            return Err(format!(
+                                "an AST expression ({t:?}, {n} operands) that is not affine"
+                            ))
+                        }
                     };
                     match mlirAffineExprIsPureAffine(r) {
                         true => Ok(r),
@@ -409,8 +413,12 @@ impl Rebuilder<'_> {
                 return Err("a loop condition other than 'iterator <= bound'".into());
             }
             let mut uops = Operands::default();
-            let mut ubs =
-                self.extremes(&isl(cond.get_op_arg(1))?, ASTExprOpType::Min, env, &mut uops)?;
+            let mut ubs = self.extremes(
+                &isl(cond.get_op_arg(1))?,
+                ASTExprOpType::Min,
+                env,
+                &mut uops,
+            )?;
             if op == ASTExprOpType::Le {
                 for u in &mut ubs {
                     *u = mlirAffineAddExprGet(*u, self.constant(1));
@@ -432,7 +440,10 @@ impl Rebuilder<'_> {
                 self.named("lowerBoundMap", mlirAffineMapAttrGet(lmap)),
                 self.named("upperBoundMap", mlirAffineMapAttrGet(umap)),
                 self.named("step", mlirIntegerAttrGet(index, step)),
-                self.named("operandSegmentSizes", mlirDenseI32ArrayGet(self.ctx, 3, [nl, nu, 0].as_ptr())),
+                self.named(
+                    "operandSegmentSizes",
+                    mlirDenseI32ArrayGet(self.ctx, 3, [nl, nu, 0].as_ptr()),
+                ),
             ];
             let i64t = mlirIntegerTypeGet(self.ctx, 64);
             for a in loop_attrs {
@@ -580,12 +591,7 @@ impl Rebuilder<'_> {
                 let copy = mlirOperationClone(op);
                 mlirBlockAppendOwnedOperation(block, copy);
                 self.remap(copy, copy, &mut map, block)?;
-                for r in 0..mlirOperationGetNumResults(op) {
-                    map.insert(
-                        mlirOperationGetResult(op, r).ptr as usize,
-                        mlirOperationGetResult(copy, r),
-                    );
-                }
+                copied(&mut map, op, copy);
             }
             Ok(())
         }
@@ -642,7 +648,9 @@ impl Rebuilder<'_> {
                 return Ok(v);
             }
             // A buffer at the top of the scop (a value stored to memory there) stays.
-            if op_name(def) == "memref.alloca" && mlirOperationGetParentOperation(def).ptr == self.scop_op.ptr {
+            if op_name(def) == "memref.alloca"
+                && mlirOperationGetParentOperation(def).ptr == self.scop_op.ptr
+            {
                 return Ok(v);
             }
             if !mlirValueIsAOpResult(v) || !recomputable(def) {
@@ -654,14 +662,22 @@ impl Rebuilder<'_> {
             let copy = mlirOperationClone(def);
             mlirBlockInsertOwnedOperationBefore(block, root, copy);
             self.remap(copy, copy, map, block)?;
-            for r in 0..mlirOperationGetNumResults(def) {
-                map.insert(
-                    mlirOperationGetResult(def, r).ptr as usize,
-                    mlirOperationGetResult(copy, r),
-                );
-            }
+            copied(map, def, copy);
             Ok(map[&(v.ptr as usize)])
         }
+    }
+}
+
+/// Records that `copy`'s results stand for `op`'s.
+///
+/// # Safety
+/// `op` and `copy` are live operations with the same results.
+unsafe fn copied(map: &mut HashMap<usize, MlirValue>, op: MlirOperation, copy: MlirOperation) {
+    for r in 0..unsafe { mlirOperationGetNumResults(op) } {
+        map.insert(
+            unsafe { mlirOperationGetResult(op, r) }.ptr as usize,
+            unsafe { mlirOperationGetResult(copy, r) },
+        );
     }
 }
 
@@ -675,7 +691,10 @@ pub(crate) unsafe fn recomputable(op: MlirOperation) -> bool {
         let n = op_name(op);
         mlirOperationGetNumRegions(op) == 0
             && (matches!(n.split('.').next(), Some("arith" | "math"))
-                || matches!(n.as_str(), "affine.apply" | "affine.min" | "affine.max" | "memref.dim"))
+                || matches!(
+                    n.as_str(),
+                    "affine.apply" | "affine.min" | "affine.max" | "memref.dim"
+                ))
     }
 }
 

@@ -437,7 +437,9 @@ mod tests {
             "builtin.module(canonicalize, tessel-gpu-to-nvvm{chip=sm_80 libdevice=none})",
         )
         .unwrap();
-        assert!(p.starts_with("builtin.module(canonicalize, tessel-inline-scops, gpu-kernel-outlining"));
+        assert!(
+            p.starts_with("builtin.module(canonicalize, tessel-inline-scops, gpu-kernel-outlining")
+        );
         assert!(p.contains("nvvm-attach-target{chip=sm_80 O=3}"));
         let e = expand_pipeline("tessel-gpu-to-nvvm{cpu=x}").unwrap_err();
         assert!(e.contains("has no option 'cpu'"));

@@ -123,7 +123,11 @@ fn control(name: &str) -> bool {
 impl Importer {
     /// A name for `v` used from outside the scop: `argN` for an argument of the
     /// function, else `pK`.
-    unsafe fn outside_name(list: &mut Vec<(MlirValue, String)>, v: MlirValue, prefix: &str) -> String {
+    unsafe fn outside_name(
+        list: &mut Vec<(MlirValue, String)>,
+        v: MlirValue,
+        prefix: &str,
+    ) -> String {
         if let Some((_, n)) = list.iter().find(|(k, _)| k.ptr == v.ptr) {
             return n.clone();
         }
@@ -473,7 +477,12 @@ impl Importer {
                         s.accesses.iter().filter(|a| pick(a)).map(move |a| {
                             if a.locals.is_empty() {
                                 let c = cond(&a.constraints);
-                                return format!("{} -> {}[{}]{c}", inst(k, s), a.array, a.subs.join(", "));
+                                return format!(
+                                    "{} -> {}[{}]{c}",
+                                    inst(k, s),
+                                    a.array,
+                                    a.subs.join(", ")
+                                );
                             }
                             // The loops inside the statement are existential: each
                             // subscript is an output dimension equal to its expression
@@ -481,7 +490,10 @@ impl Importer {
                             let mut outs = Vec::new();
                             let mut eqs = Vec::new();
                             for (d, sub) in a.subs.iter().enumerate() {
-                                if sub.strip_prefix('o').is_some_and(|n| n.parse::<usize>().is_ok()) {
+                                if sub
+                                    .strip_prefix('o')
+                                    .is_some_and(|n| n.parse::<usize>().is_ok())
+                                {
                                     outs.push(sub.clone());
                                 } else {
                                     outs.push(format!("q{d}"));
@@ -614,10 +626,17 @@ pub fn import_scop(scop: MlirOperation) -> Result<Scop, String> {
         .segs
         .into_iter()
         .filter(|s| !s.accesses.is_empty())
-        .map(|s| Stmt { ops: s.ops, ivs: s.ivs })
+        .map(|s| Stmt {
+            ops: s.ops,
+            ivs: s.ivs,
+        })
         .collect();
     let params = imp.params.into_iter().map(|(v, n)| (n, v)).collect();
-    Ok(Scop { model, stmts, params })
+    Ok(Scop {
+        model,
+        stmts,
+        params,
+    })
 }
 
 /// The iteration set of the nest `loops` (each the only loop directly inside the one

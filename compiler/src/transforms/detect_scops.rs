@@ -83,7 +83,9 @@ unsafe fn is_affine(op: MlirOperation, loops: &mut usize) -> bool {
     }
     // A loop with iteration arguments (a reduction in registers) or a condition with
     // results is not in the polyhedral model: its statements could not move apart.
-    if matches!(n.as_str(), "affine.for" | "affine.if") && unsafe { mlirOperationGetNumResults(op) } > 0 {
+    if matches!(n.as_str(), "affine.for" | "affine.if")
+        && unsafe { mlirOperationGetNumResults(op) } > 0
+    {
         return false;
     }
     *loops += (n == "affine.for") as usize;

@@ -66,7 +66,9 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
     let fuse = options.get("fuse");
     let algorithm = options.get("algorithm");
     if !matches!(fuse.as_str(), "max" | "min") {
-        return Err(format!("'tessel-schedule' option fuse={fuse}: expected max or min"));
+        return Err(format!(
+            "'tessel-schedule' option fuse={fuse}: expected max or min"
+        ));
     }
     if !matches!(algorithm.as_str(), "isl" | "feautrier") {
         return Err(format!(
@@ -138,10 +140,13 @@ unsafe fn ancestor_in(mut op: MlirOperation, block: MlirBlock) -> Option<MlirOpe
     None
 }
 
+/// A value, the operation computing it, and its uses (user, operand number) in other
+/// statements.
+type Crossing = (MlirValue, MlirOperation, Vec<(MlirOperation, isize)>);
+
 /// Phase 0: the uses of values computed by one statement in another, through a buffer.
 unsafe fn demote(scop: MlirOperation) -> Result<(), Failure> {
-    // (value, the operation computing it, its uses in other statements)
-    let mut crossing: Vec<(MlirValue, MlirOperation, Vec<(MlirOperation, isize)>)> = Vec::new();
+    let mut crossing: Vec<Crossing> = Vec::new();
     let mut blocks = unsafe { crate::mlir::blocks(scop) };
     while let Some(b) = blocks.pop() {
         let ops = unsafe { crate::mlir::block_ops(b) };
@@ -189,16 +194,28 @@ unsafe fn demote(scop: MlirOperation) -> Result<(), Failure> {
             let named = |n: &str, a: MlirAttribute| {
                 mlirNamedAttributeGet(mlirIdentifierGet(ctx, string_ref(n)), a)
             };
-            let buf_t = mlirMemRefTypeGet(t, 0, std::ptr::null(), mlirAttributeGetNull(), mlirAttributeGetNull());
+            let buf_t = mlirMemRefTypeGet(
+                t,
+                0,
+                std::ptr::null(),
+                mlirAttributeGetNull(),
+                mlirAttributeGetNull(),
+            );
             let mut s = mlirOperationStateGet(string_ref("memref.alloca"), loc);
             mlirOperationStateAddResults(&mut s, 1, &buf_t);
-            let seg = named("operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 2, [0, 0].as_ptr()));
+            let seg = named(
+                "operandSegmentSizes",
+                mlirDenseI32ArrayGet(ctx, 2, [0, 0].as_ptr()),
+            );
             mlirOperationStateAddAttributes(&mut s, 1, &seg);
             let alloca = mlirOperationCreate(&mut s);
             let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(scop, 0));
             mlirBlockInsertOwnedOperation(body, 0, alloca);
             let buf = mlirOperationGetResult(alloca, 0);
-            let map = named("map", mlirAffineMapAttrGet(mlirAffineMapGet(ctx, 0, 0, 0, std::ptr::null_mut())));
+            let map = named(
+                "map",
+                mlirAffineMapAttrGet(mlirAffineMapGet(ctx, 0, 0, 0, std::ptr::null_mut())),
+            );
             let mut s = mlirOperationStateGet(string_ref("affine.store"), loc);
             mlirOperationStateAddOperands(&mut s, 2, [v, buf].as_ptr());
             mlirOperationStateAddAttributes(&mut s, 1, &map);
@@ -256,27 +273,49 @@ unsafe fn schedule(op: MlirOperation, s: &Settings) -> Result<(), Failure> {
         return Err(Failure::Kept("the scop has results".into()));
     }
     unsafe { demote(op)? };
-    let scop = import_scop(op).map_err(|e| Failure::Error(format!("cannot model this scop: {e}")))?;
+    let scop =
+        import_scop(op).map_err(|e| Failure::Error(format!("cannot model this scop: {e}")))?;
     let deps = dependences(&scop.model)
         .map_err(|e| Failure::Error(format!("cannot compute the dependences of this scop: {e}")))?;
     let ctx = Context::alloc();
     ctx.set_max_operations(MAX_OPERATIONS);
     let o = "set an option";
-    isl(isl_rs::Options::set_schedule_serialize_sccs(&ctx, s.fuse_min as i32), o)?;
+    isl(
+        isl_rs::Options::set_schedule_serialize_sccs(&ctx, s.fuse_min as i32),
+        o,
+    )?;
     isl(isl_rs::Options::set_schedule_outer_coincidence(&ctx, 1), o)?;
-    isl(isl_rs::Options::set_schedule_maximize_band_depth(&ctx, 1), o)?;
+    isl(
+        isl_rs::Options::set_schedule_maximize_band_depth(&ctx, 1),
+        o,
+    )?;
     // Small coefficients and shifts, as Polly bounds them: large ones (a skew by 91)
     // only make loop bounds and guards costly.
     isl(isl_rs::Options::set_schedule_max_coefficient(&ctx, 20), o)?;
     isl(isl_rs::Options::set_schedule_max_constant_term(&ctx, 20), o)?;
     // isl's ISL_SCHEDULE_ALGORITHM_ISL (0) or _FEAUTRIER (1).
-    isl(isl_rs::Options::set_schedule_algorithm(&ctx, s.feautrier as i32), o)?;
-    let domain = isl(isl_rs::UnionSet::read_from_str(&ctx, &scop.model.domain), "read the domain")?;
-    let flow = isl(isl_rs::UnionMap::read_from_str(&ctx, &deps.flow), "read the dependences")?;
-    let memory = isl(isl_rs::UnionMap::read_from_str(&ctx, &deps.memory), "read the dependences")?;
+    isl(
+        isl_rs::Options::set_schedule_algorithm(&ctx, s.feautrier as i32),
+        o,
+    )?;
+    let domain = isl(
+        isl_rs::UnionSet::read_from_str(&ctx, &scop.model.domain),
+        "read the domain",
+    )?;
+    let flow = isl(
+        isl_rs::UnionMap::read_from_str(&ctx, &deps.flow),
+        "read the dependences",
+    )?;
+    let memory = isl(
+        isl_rs::UnionMap::read_from_str(&ctx, &deps.memory),
+        "read the dependences",
+    )?;
     let all = isl(flow.union(memory), "unite the dependences")?;
     let space = isl(domain.get_space(), "take the parameters")?;
-    let sc = isl(isl_rs::ScheduleConstraints::on_domain(domain), "build constraints")?;
+    let sc = isl(
+        isl_rs::ScheduleConstraints::on_domain(domain),
+        "build constraints",
+    )?;
     let sc = isl(sc.set_validity(isl(all.copy(), "copy")?), "set validity")?;
     let sc = isl(sc.set_proximity(isl(all.copy(), "copy")?), "set proximity")?;
     let sc = isl(sc.set_coincidence(all), "set coincidence")?;

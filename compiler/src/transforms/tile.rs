@@ -158,10 +158,19 @@ unsafe fn next_member(l: MlirOperation, band: i64, m: i64) -> Option<MlirOperati
 
 /// Tiles the band whose first member is `first`; the sizes used, and a remark when only
 /// part of the band could be tiled.
-unsafe fn tile_band(first: MlirOperation, sizes: &[i64]) -> Result<(Vec<i64>, Option<String>), String> {
+unsafe fn tile_band(
+    first: MlirOperation,
+    sizes: &[i64],
+) -> Result<(Vec<i64>, Option<String>), String> {
     let band = unsafe { int_attr(first, "tpoly.band") }.unwrap_or(0);
     let mut loops = vec![first];
-    while let Some(l) = unsafe { next_member(*loops.last().expect("one loop at least"), band, loops.len() as i64) } {
+    while let Some(l) = unsafe {
+        next_member(
+            *loops.last().expect("one loop at least"),
+            band,
+            loops.len() as i64,
+        )
+    } {
         loops.push(l);
     }
     let last = *loops.last().expect("one loop at least");
@@ -218,7 +227,9 @@ unsafe fn tile_band(first: MlirOperation, sizes: &[i64]) -> Result<(Vec<i64>, Op
         ops: inner.into_iter().filter(|o| o.ptr != end.ptr).collect(),
         ivs: loops
             .iter()
-            .map(|l| unsafe { mlirBlockGetArgument(mlirRegionGetFirstBlock(mlirOperationGetRegion(*l, 0)), 0) })
+            .map(|l| unsafe {
+                mlirBlockGetArgument(mlirRegionGetFirstBlock(mlirOperationGetRegion(*l, 0)), 0)
+            })
             .collect(),
     };
     let nest = Scop {

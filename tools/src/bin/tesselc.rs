@@ -118,7 +118,8 @@ fn main() -> ExitCode {
         return preprocess(&args, &cflags);
     }
     if let Some(p) = &args.passes {
-        if let Err(e) = tessel::mlir::Session::new().check_pipeline(&format!("builtin.module({p})")) {
+        if let Err(e) = tessel::mlir::Session::new().check_pipeline(&format!("builtin.module({p})"))
+        {
             eprintln!("error: --passes='{p}': {}", e.trim());
             return ExitCode::from(1);
         }
