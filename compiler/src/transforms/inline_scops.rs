@@ -34,7 +34,7 @@ unsafe fn visit(op: MlirOperation) {
 }
 
 /// Moves the body of `scop` before it and erases it.
-unsafe fn inline(scop: MlirOperation) {
+pub(crate) unsafe fn inline(scop: MlirOperation) {
     unsafe {
         let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(scop, 0));
         let parent = mlirOperationGetBlock(scop);

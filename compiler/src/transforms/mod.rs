@@ -3,6 +3,7 @@
 
 pub mod detect_scops;
 pub mod inline_scops;
+pub mod map_to_gpu;
 pub mod print_model;
 pub mod schedule;
 pub mod tile;

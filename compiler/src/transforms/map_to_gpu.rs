@@ -1,0 +1,585 @@
+//! `tessel-map-to-gpu` (MapToGpu): turns every `tpoly.scop` into host code that runs its
+//! parallel loops as GPU kernels: the untiled mapping, one thread per iteration.
+//!
+//! Phases, for each scop:
+//! 1. Plan (nothing changes if any step cannot be done; a remark says why): walk the
+//!    scop's loops from the outside in. A loop marked `tpoly.coincident` (by
+//!    `tessel-schedule`) becomes a kernel: with a coincident loop as the only operation
+//!    of its body (whose bounds do not use the outer counter), a 2-D kernel, the inner
+//!    loop on x (consecutive threads on consecutive iterations of the innermost parallel
+//!    loop, the coalesced order for row-major arrays), the outer on y, 32x8 threads per
+//!    block; else a 1-D kernel of 256 threads per block. Loops and conditions that hold a
+//!    parallel loop deeper stay on the host (PPCG sec. 6.3: outer sequential loops on the
+//!    host, several kernels per scop). Any other run of statements runs on the device
+//!    in a kernel of one thread, since the data lives there; index arithmetic and
+//!    constants stay on the host.
+//! 2. Data: each array the scop uses is allocated on the device (`gpu.alloc`) and
+//!    copied in before the scop; the arrays it writes are copied back after it; buffers
+//!    at the top of the scop become device buffers. (The transfers are every array
+//!    whole: the isl-computed transfers are a later step.)
+//! 3. Kernels: `gpu.launch` with the grid from the loops' trip counts, each thread's
+//!    counter `lb + (block_id * block_dim + thread_id) * step` guarded by the trip count;
+//!    the loop body moves into the guard. The scop is then inlined: what remains is
+//!    ordinary host code.
+//!
+//! Precondition: verified IR with `tpoly.scop` ops; `tessel-schedule` ran (without its
+//! marks every loop is sequential: the whole scop runs in one thread). Spec: paper 001
+//! (PPCG) sec. 6.3 and 7.1; ARCHITECTURE.md "IR at each step", step 4.
+//!
+//! ```mlir
+//! tpoly.scop {
+//!   affine.for %i = 0 to %n { S(%i) } {tpoly.coincident, ...}
+//! }
+//! // =>
+//! %d = gpu.alloc(...) ; gpu.memcpy %d, %A
+//! gpu.launch blocks(%bx, ...) in (%gx = ceil(n / 256), ...) threads(%tx, ...) in (256, 1, 1) {
+//!   %x = %bx * 256 + %tx
+//!   scf.if (%x < %n) { S(%x) }
+//! }
+//! gpu.memcpy %A, %d ; gpu.dealloc %d
+//! ```
+
+use crate::mlir::{block_ops, blocks, children, op_name, print_type, string_ref};
+use crate::rebuild::recomputable;
+use crate::registry::Options;
+use mlir_sys::*;
+use std::collections::HashSet;
+
+pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
+    // SAFETY: the pass manager gives a live operation that this pass alone changes.
+    unsafe { visit(op) };
+    Ok(())
+}
+
+unsafe fn visit(op: MlirOperation) {
+    for c in unsafe { children(op) } {
+        if unsafe { op_name(c) } == "func.func" {
+            let a = unsafe { mlirOperationGetAttributeByName(c, string_ref("sym_name")) };
+            let name = unsafe { crate::mlir::from_string_ref(mlirStringAttrGetValue(a)) };
+            let mut names = Names {
+                stem: name
+                    .chars()
+                    .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' })
+                    .collect(),
+                next: 0,
+            };
+            unsafe { map_in(c, &mut names) };
+        } else {
+            unsafe { visit(c) };
+        }
+    }
+}
+
+/// Maps the scops inside `op` (a function), naming their kernels with `names`.
+unsafe fn map_in(op: MlirOperation, names: &mut Names) {
+    for c in unsafe { children(op) } {
+        if unsafe { op_name(c) } == "tpoly.scop" {
+            let loc = unsafe { mlirOperationGetLocation(c) };
+            if let Err(why) = unsafe { map_scop(c, names) } {
+                let text = format!("scop not mapped to the GPU: {why}");
+                unsafe { tessel_dialects::tesselEmitRemark(loc, string_ref(&text)) };
+            }
+        } else {
+            unsafe { map_in(c, names) };
+        }
+    }
+}
+
+/// What becomes of one operation (or run of operations) of the scop.
+enum Action {
+    /// A parallel loop (with the parallel loop inside it for a 2-D kernel).
+    Kernel(MlirOperation, Option<MlirOperation>),
+    /// A loop or condition that stays on the host: the plan of each of its blocks.
+    Host(Vec<Vec<Action>>),
+    /// Statements run by one thread, and the host operations among them (index
+    /// arithmetic, constants), which move before the kernel.
+    Serial(Vec<MlirOperation>, Vec<MlirOperation>),
+}
+
+unsafe fn has(op: MlirOperation, name: &str) -> bool {
+    !unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) }.ptr.is_null()
+}
+
+unsafe fn parallel(op: MlirOperation) -> bool {
+    unsafe { op_name(op) == "affine.for" && has(op, "tpoly.coincident") }
+}
+
+unsafe fn holds_parallel(op: MlirOperation) -> bool {
+    unsafe { children(op) }
+        .into_iter()
+        .any(|c| unsafe { parallel(c) || holds_parallel(c) })
+}
+
+unsafe fn body(op: MlirOperation) -> MlirBlock {
+    unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) }
+}
+
+unsafe fn iv(op: MlirOperation) -> MlirValue {
+    unsafe { mlirBlockGetArgument(body(op), 0) }
+}
+
+/// The operations of `b` but its terminator.
+unsafe fn ops_of(b: MlirBlock) -> Vec<MlirOperation> {
+    let end = unsafe { mlirBlockGetTerminator(b) };
+    unsafe { block_ops(b) }
+        .into_iter()
+        .filter(|o| o.ptr != end.ptr)
+        .collect()
+}
+
+/// The parallel loop that is the only operation of `outer`'s body, with bounds that do
+/// not use `outer`'s counter.
+unsafe fn inner_parallel(outer: MlirOperation) -> Option<MlirOperation> {
+    let ops = unsafe { ops_of(body(outer)) };
+    let [inner] = ops.as_slice() else {
+        return None;
+    };
+    let counter = unsafe { iv(outer) };
+    let uses_counter = (0..unsafe { mlirOperationGetNumOperands(*inner) })
+        .any(|k| unsafe { mlirOperationGetOperand(*inner, k) }.ptr == counter.ptr);
+    (unsafe { parallel(*inner) } && !uses_counter).then_some(*inner)
+}
+
+unsafe fn plan(b: MlirBlock) -> Result<Vec<Action>, String> {
+    let mut out = Vec::new();
+    let mut run: Vec<MlirOperation> = Vec::new();
+    let mut hoist: Vec<MlirOperation> = Vec::new();
+    let flush = |run: &mut Vec<MlirOperation>,
+                 hoist: &mut Vec<MlirOperation>,
+                 out: &mut Vec<Action>|
+     -> Result<(), String> {
+        if run.is_empty() {
+            hoist.clear();
+        }
+        if run.is_empty() {
+            return Ok(());
+        }
+        let set: HashSet<usize> = run.iter().map(|o| o.ptr as usize).collect();
+        for &o in run.iter() {
+            for r in 0..unsafe { mlirOperationGetNumResults(o) } {
+                let mut u = unsafe { mlirValueGetFirstUse(mlirOperationGetResult(o, r)) };
+                while !unsafe { mlirOpOperandIsNull(u) } {
+                    let mut owner = unsafe { mlirOpOperandGetOwner(u) };
+                    while unsafe { mlirOperationGetBlock(owner) }.ptr != b.ptr {
+                        owner = unsafe { mlirOperationGetParentOperation(owner) };
+                    }
+                    if !set.contains(&(owner.ptr as usize)) {
+                        return Err(format!(
+                            "a value computed by '{}' on the device is used outside its kernel",
+                            unsafe { op_name(o) }
+                        ));
+                    }
+                    u = unsafe { mlirOpOperandGetNextUse(u) };
+                }
+            }
+        }
+        out.push(Action::Serial(std::mem::take(run), std::mem::take(hoist)));
+        Ok(())
+    };
+    // Operations of this block that run on the device.
+    let mut device: HashSet<usize> = HashSet::new();
+    let on_device = |v: MlirValue, device: &HashSet<usize>| unsafe {
+        mlirValueIsAOpResult(v) && {
+            let mut d = mlirOpResultGetOwner(v);
+            while !d.ptr.is_null() && mlirOperationGetBlock(d).ptr != b.ptr {
+                d = mlirOperationGetParentOperation(d);
+            }
+            !d.ptr.is_null() && device.contains(&(d.ptr as usize))
+        }
+    };
+    for o in unsafe { ops_of(b) } {
+        let name = unsafe { op_name(o) };
+        if unsafe { parallel(o) } {
+            flush(&mut run, &mut hoist, &mut out)?;
+            device.insert(o.ptr as usize);
+            out.push(Action::Kernel(o, unsafe { inner_parallel(o) }));
+        } else if matches!(name.as_str(), "affine.for" | "affine.if") && unsafe { holds_parallel(o) } {
+            flush(&mut run, &mut hoist, &mut out)?;
+            let mut sub = Vec::new();
+            for bb in unsafe { blocks(o) } {
+                sub.push(unsafe { plan(bb)? });
+            }
+            out.push(Action::Host(sub));
+        } else if name == "memref.alloca" {
+            // A buffer at the top of the scop: it becomes a device buffer.
+        } else if unsafe { recomputable(o) }
+            && (0..unsafe { mlirOperationGetNumOperands(o) })
+                .all(|k| !on_device(unsafe { mlirOperationGetOperand(o, k) }, &device))
+        {
+            // Index arithmetic and constants stay on the host.
+            if !run.is_empty() {
+                hoist.push(o);
+            }
+        } else {
+            device.insert(o.ptr as usize);
+            run.push(o);
+        }
+    }
+    flush(&mut run, &mut hoist, &mut out)?;
+    Ok(out)
+}
+
+/// Parses `text` (a `func.func` of arguments `args`' types) and moves its body before
+/// `at` with its arguments replaced by `args`; returns what its `return` returns and
+/// its operations.
+unsafe fn instantiate(
+    at: MlirOperation,
+    text: &str,
+    args: &[MlirValue],
+) -> Result<(Vec<MlirValue>, Vec<MlirOperation>), String> {
+    unsafe {
+        let ctx = mlirOperationGetContext(at);
+        let f = mlirOperationCreateParse(ctx, string_ref(text), string_ref("map-to-gpu"));
+        if f.ptr.is_null() {
+            return Err(format!("internal: a template does not parse: {text}"));
+        }
+        let b = body(f);
+        for (k, v) in args.iter().enumerate() {
+            mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(b, k as isize), *v);
+        }
+        let end = mlirBlockGetTerminator(b);
+        let results = (0..mlirOperationGetNumOperands(end))
+            .map(|k| mlirOperationGetOperand(end, k))
+            .collect();
+        let moved = ops_of(b);
+        let block = mlirOperationGetBlock(at);
+        for &o in &moved {
+            mlirOperationRemoveFromParent(o);
+            mlirBlockInsertOwnedOperationBefore(block, at, o);
+        }
+        mlirOperationDestroy(f);
+        Ok((results, moved))
+    }
+}
+
+/// The launch skeleton (its kernel named `KERNEL` in `tessel_kernels`, where tesselc
+/// looks for the kernels): 12 index arguments (grid x y z, block x y z, trip counts x y,
+/// lower bounds x y, steps x y); each thread's counters are the first and third
+/// operations of the guard, before which a kernel's operations go.
+const LAUNCH: &str = "func.func @launch(%gx: index, %gy: index, %gz: index, %bx: index, %by: index, %bz: index, %nx: index, %ny: index, %lx: index, %ly: index, %sx: index, %sy: index) {
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %gx, %g1 = %gy, %g2 = %gz) threads(%t0, %t1, %t2) in (%s0 = %bx, %s1 = %by, %s2 = %bz) module(@tessel_kernels) function(@KERNEL) {
+    %x0 = arith.muli %b0, %s0 : index
+    %x = arith.addi %x0, %t0 : index
+    %y0 = arith.muli %b1, %s1 : index
+    %y = arith.addi %y0, %t1 : index
+    %cx = arith.cmpi slt, %x, %nx : index
+    %cy = arith.cmpi slt, %y, %ny : index
+    %c = arith.andi %cx, %cy : i1
+    scf.if %c {
+      %mx = arith.muli %x, %sx : index
+      %ix = arith.addi %lx, %mx : index
+      %my = arith.muli %y, %sy : index
+      %iy = arith.addi %ly, %my : index
+    }
+    gpu.terminator
+  }
+  return
+}";
+
+/// Host values: the trip count of a loop from its bounds, and the grid size for `block`
+/// threads per block.
+const TRIPS: &str = "func.func @trips(%lb: index, %ub: index, %step: index, %block: index) -> (index, index) {
+  %z = arith.constant 0 : index
+  %one = arith.constant 1 : index
+  %d = arith.subi %ub, %lb : index
+  %p = arith.maxsi %d, %z : index
+  %n = arith.ceildivsi %p, %step : index
+  %g = arith.ceildivsi %n, %block : index
+  %g1 = arith.maxsi %g, %one : index
+  return %n, %g1 : index, index
+}";
+
+/// The lower bound, upper bound and step of `l` as host values before `at`.
+unsafe fn bounds(l: MlirOperation, at: MlirOperation) -> Result<[MlirValue; 3], String> {
+    unsafe {
+        let ctx = mlirOperationGetContext(l);
+        let ops: Vec<MlirValue> = (0..mlirOperationGetNumOperands(l))
+            .map(|k| mlirOperationGetOperand(l, k))
+            .collect();
+        let attr = |n: &str| mlirOperationGetAttributeByName(l, string_ref(n));
+        let lb = mlirAffineMapAttrGetValue(attr("lowerBoundMap"));
+        let ub = mlirAffineMapAttrGetValue(attr("upperBoundMap"));
+        let nl = mlirAffineMapGetNumInputs(lb) as usize;
+        let step = mlirIntegerAttrGetValueInt(attr("step"));
+        let index = mlirIndexTypeGet(ctx);
+        let make = |name: &str, map: MlirAffineMap, operands: &[MlirValue]| {
+            let mut s = mlirOperationStateGet(string_ref(name), mlirOperationGetLocation(l));
+            mlirOperationStateAddOperands(&mut s, operands.len() as isize, operands.as_ptr());
+            mlirOperationStateAddResults(&mut s, 1, &index);
+            let a = mlirNamedAttributeGet(
+                mlirIdentifierGet(ctx, string_ref("map")),
+                mlirAffineMapAttrGet(map),
+            );
+            mlirOperationStateAddAttributes(&mut s, 1, &a);
+            let op = mlirOperationCreate(&mut s);
+            mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, op);
+            mlirOperationGetResult(op, 0)
+        };
+        let lo = make("affine.max", lb, &ops[..nl]);
+        let hi = make("affine.min", ub, &ops[nl..]);
+        let text = format!("func.func @c() -> index {{ %c = arith.constant {step} : index return %c : index }}");
+        let (s, _) = instantiate(at, &text, &[])?;
+        Ok([lo, hi, s[0]])
+    }
+}
+
+unsafe fn constant(at: MlirOperation, c: i64) -> Result<MlirValue, String> {
+    let text = format!("func.func @c() -> index {{ %c = arith.constant {c} : index return %c : index }}");
+    Ok(unsafe { instantiate(at, &text, &[])? }.0[0])
+}
+
+/// A launch before `at` running `ops` (moved into it) with the given sizes; returns the
+/// guard's block and the two thread counters.
+unsafe fn launch(
+    at: MlirOperation,
+    sizes: &[MlirValue; 12],
+    name: &str,
+) -> Result<(MlirBlock, MlirValue, MlirValue), String> {
+    unsafe {
+        let (_, ops) = instantiate(at, &LAUNCH.replace("KERNEL", name), sizes)?;
+        let l = ops[0];
+        let guard = *block_ops(body(l))
+            .iter()
+            .find(|o| op_name(**o) == "scf.if")
+            .expect("the launch template has a guard");
+        let then = body(guard);
+        let inner = block_ops(then);
+        Ok((then, mlirOperationGetResult(inner[1], 0), mlirOperationGetResult(inner[3], 0)))
+    }
+}
+
+/// Moves `ops` to the end of `block` before its terminator.
+unsafe fn move_into(ops: &[MlirOperation], block: MlirBlock) {
+    let end = unsafe { mlirBlockGetTerminator(block) };
+    for &o in ops {
+        unsafe {
+            mlirOperationRemoveFromParent(o);
+            mlirBlockInsertOwnedOperationBefore(block, end, o);
+        }
+    }
+}
+
+/// Names the kernels of one function: `NAME_k0`, `NAME_k1`, ... (PTX names are C
+/// identifiers: other characters become `_`).
+struct Names {
+    stem: String,
+    next: usize,
+}
+
+impl Names {
+    fn next(&mut self) -> String {
+        self.next += 1;
+        format!("{}_k{}", self.stem, self.next - 1)
+    }
+}
+
+unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
+    for a in actions {
+        match a {
+            Action::Host(subs) => {
+                for sub in subs {
+                    unsafe { apply(sub, names)? };
+                }
+            }
+            Action::Serial(ops, hoist) => unsafe {
+                for h in hoist {
+                    mlirOperationRemoveFromParent(h);
+                    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(ops[0]), ops[0], h);
+                }
+                let one = constant(ops[0], 1)?;
+                let zero = constant(ops[0], 0)?;
+                let sizes = [one, one, one, one, one, one, one, one, zero, zero, one, one];
+                let (then, _, _) = launch(ops[0], &sizes, &names.next())?;
+                move_into(&ops, then);
+            },
+            Action::Kernel(outer, inner) => unsafe {
+                let one = constant(outer, 1)?;
+                let zero = constant(outer, 0)?;
+                let [lo, hi, step] = bounds(outer, outer)?;
+                let (bx, by) = match inner {
+                    Some(_) => (32, 8),
+                    None => (256, 1),
+                };
+                let (bxv, byv) = (constant(outer, bx)?, constant(outer, by)?);
+                let (t_outer, _) = instantiate(outer, TRIPS, &[lo, hi, step, if inner.is_some() { byv } else { bxv }])?;
+                let sizes = match inner {
+                    Some(m) => {
+                        let [mlo, mhi, mstep] = bounds(m, outer)?;
+                        let (t_inner, _) = instantiate(outer, TRIPS, &[mlo, mhi, mstep, bxv])?;
+                        [t_inner[1], t_outer[1], one, bxv, byv, one, t_inner[0], t_outer[0], mlo, lo, mstep, step]
+                    }
+                    None => [t_outer[1], one, one, bxv, one, one, t_outer[0], one, lo, zero, step, one],
+                };
+                let (then, x, y) = launch(outer, &sizes, &names.next())?;
+                match inner {
+                    Some(m) => {
+                        mlirValueReplaceAllUsesOfWith(iv(outer), y);
+                        mlirValueReplaceAllUsesOfWith(iv(m), x);
+                        move_into(&ops_of(body(m)), then);
+                    }
+                    None => {
+                        mlirValueReplaceAllUsesOfWith(iv(outer), x);
+                        move_into(&ops_of(body(outer)), then);
+                    }
+                }
+                mlirOperationDestroy(outer);
+            },
+        }
+    }
+    Ok(())
+}
+
+/// Whether `op` (or an operation in it) stores to `m`.
+unsafe fn writes(op: MlirOperation, m: MlirValue) -> bool {
+    unsafe {
+        let n = op_name(op);
+        if matches!(n.as_str(), "affine.store" | "memref.store")
+            && mlirOperationGetOperand(op, 1).ptr == m.ptr
+        {
+            return true;
+        }
+        children(op).into_iter().any(|c| writes(c, m))
+    }
+}
+
+/// The memrefs that operations in `scop` use and that are defined outside it.
+unsafe fn arrays(scop: MlirOperation) -> Vec<MlirValue> {
+    unsafe fn walk(op: MlirOperation, scop: MlirOperation, out: &mut Vec<MlirValue>) {
+        for k in 0..unsafe { mlirOperationGetNumOperands(op) } {
+            let v = unsafe { mlirOperationGetOperand(op, k) };
+            if !unsafe { mlirTypeIsAMemRef(mlirValueGetType(v)) } || out.iter().any(|w| w.ptr == v.ptr) {
+                continue;
+            }
+            let def = unsafe {
+                if mlirValueIsAOpResult(v) {
+                    mlirOpResultGetOwner(v)
+                } else {
+                    mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v))
+                }
+            };
+            if !unsafe { crate::analysis::import::within(def, scop) } || def.ptr == scop.ptr {
+                out.push(v);
+            }
+        }
+        for c in unsafe { children(op) } {
+            unsafe { walk(c, scop, out) };
+        }
+    }
+    let mut out = Vec::new();
+    for c in unsafe { children(scop) } {
+        unsafe { walk(c, scop, &mut out) };
+    }
+    out
+}
+
+unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String> {
+    unsafe {
+        if mlirOperationGetNumResults(scop) > 0 {
+            return Err("the scop has results".into());
+        }
+        let top = body(scop);
+        let actions = plan(top)?;
+        let arrays = arrays(scop);
+        for m in &arrays {
+            let t = mlirValueGetType(*m);
+            if !mlirAffineMapIsIdentity(mlirMemRefTypeGetAffineMap(t))
+                || !mlirMemRefTypeGetMemorySpace(t).ptr.is_null()
+            {
+                return Err(format!("an array of type {} (a layout or memory space)", print_type(t)));
+            }
+        }
+        // Data in: a device copy of each array, used inside the scop in its place.
+        let mut out_copies = Vec::new();
+        for m in arrays {
+            let t = mlirValueGetType(m);
+            let ts = print_type(t);
+            let dims: Vec<String> = (0..mlirShapedTypeGetRank(t))
+                .filter(|k| mlirShapedTypeIsDynamicDim(t, *k as isize))
+                .map(|k| format!("%c{k} = arith.constant {k} : index\n  %s{k} = memref.dim %h, %c{k} : {ts}"))
+                .collect();
+            let sizes: Vec<String> = (0..mlirShapedTypeGetRank(t))
+                .filter(|k| mlirShapedTypeIsDynamicDim(t, *k as isize))
+                .map(|k| format!("%s{k}"))
+                .collect();
+            let text = format!(
+                "func.func @in(%h: {ts}) -> {ts} {{\n  {}\n  %d = gpu.alloc ({}) : {ts}\n  gpu.memcpy %d, %h : {ts}, {ts}\n  return %d : {ts}\n}}",
+                dims.join("\n  "),
+                sizes.join(", ")
+            );
+            let (d, _) = instantiate(scop, &text, &[m])?;
+            let mut u = mlirValueGetFirstUse(m);
+            let mut inside = Vec::new();
+            while !mlirOpOperandIsNull(u) {
+                let owner = mlirOpOperandGetOwner(u);
+                if crate::analysis::import::within(owner, scop) {
+                    inside.push((owner, mlirOpOperandGetOperandNumber(u) as isize));
+                }
+                u = mlirOpOperandGetNextUse(u);
+            }
+            for (owner, k) in inside {
+                mlirOperationSetOperand(owner, k, d[0]);
+            }
+            out_copies.push((m, d[0], writes(scop, d[0])));
+        }
+        // Buffers at the top of the scop live on the device.
+        let mut buffers = Vec::new();
+        for o in ops_of(top) {
+            if op_name(o) == "memref.alloca" {
+                let ts = print_type(mlirValueGetType(mlirOperationGetResult(o, 0)));
+                let text = format!("func.func @buf() -> {ts} {{\n  %d = gpu.alloc () : {ts}\n  return %d : {ts}\n}}");
+                let (d, _) = instantiate(scop, &text, &[])?;
+                mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(o, 0), d[0]);
+                mlirOperationDestroy(o);
+                buffers.push(d[0]);
+            }
+        }
+        apply(actions, names)?;
+        // Data out, after the scop: the arrays it writes.
+        let next = mlirOperationGetNextInBlock(scop);
+        for (m, d, written) in out_copies {
+            let ts = print_type(mlirValueGetType(m));
+            let copy = if written {
+                format!("gpu.memcpy %h, %d : {ts}, {ts}\n  ")
+            } else {
+                String::new()
+            };
+            let text = format!("func.func @out(%h: {ts}, %d: {ts}) {{\n  {copy}gpu.dealloc %d : {ts}\n  return\n}}");
+            instantiate(next, &text, &[m, d])?;
+        }
+        for d in buffers {
+            let ts = print_type(mlirValueGetType(d));
+            let text = format!("func.func @free(%d: {ts}) {{\n  gpu.dealloc %d : {ts}\n  return\n}}");
+            instantiate(next, &text, &[d])?;
+        }
+        let func = {
+            let mut f = mlirOperationGetParentOperation(scop);
+            while !f.ptr.is_null() && op_name(f) != "func.func" {
+                f = mlirOperationGetParentOperation(f);
+            }
+            f
+        };
+        super::inline_scops::inline(scop);
+        lower_affine(func)
+    }
+}
+
+/// Runs upstream `lower-affine` on `func`: the kernels' counters are computed from
+/// thread and block ids, which affine maps cannot take as operands, so the affine
+/// operations become `scf`, `memref` and `arith` ones (the host's loops too).
+unsafe fn lower_affine(func: MlirOperation) -> Result<(), String> {
+    unsafe {
+        if func.ptr.is_null() {
+            return Err("internal: the scop is not inside a func.func".into());
+        }
+        let ctx = mlirOperationGetContext(func);
+        let pm = mlirPassManagerCreateOnOperation(ctx, string_ref("func.func"));
+        let opm = mlirPassManagerGetAsOpPassManager(pm);
+        let parsed = mlirOpPassManagerAddPipeline(opm, string_ref("lower-affine"), None, std::ptr::null_mut());
+        let ok = parsed.value != 0 && mlirPassManagerRunOnOp(pm, func).value != 0;
+        mlirPassManagerDestroy(pm);
+        match ok {
+            true => Ok(()),
+            false => Err("internal: lower-affine failed on the mapped function".into()),
+        }
+    }
+}
