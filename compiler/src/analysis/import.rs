@@ -680,9 +680,15 @@ fn isl<T>(r: Result<T, isl_rs::LibISLError>, what: &str) -> Result<T, String> {
     r.map_err(|e| format!("isl could not {what}: {e:?}"))
 }
 
-/// Computes the dependences of `m` with isl.
+/// isl operations allowed for one scop's dependences: the kernel suite needs under
+/// 300 000; a random program (seed 5235, a triangular nest of conditions on data) took
+/// over 100 s before this bound, and gives up after about 4 s with it.
+const DEPENDENCE_OPERATIONS: u64 = 2_000_000;
+
+/// Computes the dependences of `m` with isl (an error when isl gives up).
 pub fn dependences(m: &Model) -> Result<Dependences, String> {
     let ctx = isl_rs::Context::alloc();
+    ctx.set_max_operations(DEPENDENCE_OPERATIONS);
     let map = |s: &str| isl(isl_rs::UnionMap::read_from_str(&ctx, s), "read a map");
     let sched = map(&m.schedule)?;
     let writes = isl(map(&m.must_writes)?.union(map(&m.may_writes)?), "unite")?;

@@ -20,7 +20,8 @@
 //! 3. Kernels: `gpu.launch` with the grid from the loops' trip counts, each thread's
 //!    counter `lb + (block_id * block_dim + thread_id) * step` guarded by the trip count;
 //!    the loop body moves into the guard. The scop is then inlined: what remains is
-//!    ordinary host code.
+//!    ordinary host code, lowered from affine to `scf` (a thread's counter is not a
+//!    valid affine operand) and canonicalized.
 //!
 //! Precondition: verified IR with `tpoly.scop` ops; `tessel-schedule` ran (without its
 //! marks every loop is sequential: the whole scop runs in one thread). Spec: paper 001
@@ -97,7 +98,9 @@ enum Action {
 }
 
 unsafe fn has(op: MlirOperation, name: &str) -> bool {
-    !unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) }.ptr.is_null()
+    !unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) }
+        .ptr
+        .is_null()
 }
 
 unsafe fn parallel(op: MlirOperation) -> bool {
@@ -193,7 +196,9 @@ unsafe fn plan(b: MlirBlock) -> Result<Vec<Action>, String> {
             flush(&mut run, &mut hoist, &mut out)?;
             device.insert(o.ptr as usize);
             out.push(Action::Kernel(o, unsafe { inner_parallel(o) }));
-        } else if matches!(name.as_str(), "affine.for" | "affine.if") && unsafe { holds_parallel(o) } {
+        } else if matches!(name.as_str(), "affine.for" | "affine.if")
+            && unsafe { holds_parallel(o) }
+        {
             flush(&mut run, &mut hoist, &mut out)?;
             let mut sub = Vec::new();
             for bb in unsafe { blocks(o) } {
@@ -278,7 +283,8 @@ const LAUNCH: &str = "func.func @launch(%gx: index, %gy: index, %gz: index, %bx:
 
 /// Host values: the trip count of a loop from its bounds, and the grid size for `block`
 /// threads per block.
-const TRIPS: &str = "func.func @trips(%lb: index, %ub: index, %step: index, %block: index) -> (index, index) {
+const TRIPS: &str =
+    "func.func @trips(%lb: index, %ub: index, %step: index, %block: index) -> (index, index) {
   %z = arith.constant 0 : index
   %one = arith.constant 1 : index
   %d = arith.subi %ub, %lb : index
@@ -317,14 +323,17 @@ unsafe fn bounds(l: MlirOperation, at: MlirOperation) -> Result<[MlirValue; 3], 
         };
         let lo = make("affine.max", lb, &ops[..nl]);
         let hi = make("affine.min", ub, &ops[nl..]);
-        let text = format!("func.func @c() -> index {{ %c = arith.constant {step} : index return %c : index }}");
+        let text = format!(
+            "func.func @c() -> index {{ %c = arith.constant {step} : index return %c : index }}"
+        );
         let (s, _) = instantiate(at, &text, &[])?;
         Ok([lo, hi, s[0]])
     }
 }
 
 unsafe fn constant(at: MlirOperation, c: i64) -> Result<MlirValue, String> {
-    let text = format!("func.func @c() -> index {{ %c = arith.constant {c} : index return %c : index }}");
+    let text =
+        format!("func.func @c() -> index {{ %c = arith.constant {c} : index return %c : index }}");
     Ok(unsafe { instantiate(at, &text, &[])? }.0[0])
 }
 
@@ -344,7 +353,11 @@ unsafe fn launch(
             .expect("the launch template has a guard");
         let then = body(guard);
         let inner = block_ops(then);
-        Ok((then, mlirOperationGetResult(inner[1], 0), mlirOperationGetResult(inner[3], 0)))
+        Ok((
+            then,
+            mlirOperationGetResult(inner[1], 0),
+            mlirOperationGetResult(inner[3], 0),
+        ))
     }
 }
 
@@ -401,14 +414,23 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                     None => (256, 1),
                 };
                 let (bxv, byv) = (constant(outer, bx)?, constant(outer, by)?);
-                let (t_outer, _) = instantiate(outer, TRIPS, &[lo, hi, step, if inner.is_some() { byv } else { bxv }])?;
+                let (t_outer, _) = instantiate(
+                    outer,
+                    TRIPS,
+                    &[lo, hi, step, if inner.is_some() { byv } else { bxv }],
+                )?;
                 let sizes = match inner {
                     Some(m) => {
                         let [mlo, mhi, mstep] = bounds(m, outer)?;
                         let (t_inner, _) = instantiate(outer, TRIPS, &[mlo, mhi, mstep, bxv])?;
-                        [t_inner[1], t_outer[1], one, bxv, byv, one, t_inner[0], t_outer[0], mlo, lo, mstep, step]
+                        [
+                            t_inner[1], t_outer[1], one, bxv, byv, one, t_inner[0], t_outer[0],
+                            mlo, lo, mstep, step,
+                        ]
                     }
-                    None => [t_outer[1], one, one, bxv, one, one, t_outer[0], one, lo, zero, step, one],
+                    None => [
+                        t_outer[1], one, one, bxv, one, one, t_outer[0], one, lo, zero, step, one,
+                    ],
                 };
                 let (then, x, y) = launch(outer, &sizes, &names.next())?;
                 match inner {
@@ -447,7 +469,9 @@ unsafe fn arrays(scop: MlirOperation) -> Vec<MlirValue> {
     unsafe fn walk(op: MlirOperation, scop: MlirOperation, out: &mut Vec<MlirValue>) {
         for k in 0..unsafe { mlirOperationGetNumOperands(op) } {
             let v = unsafe { mlirOperationGetOperand(op, k) };
-            if !unsafe { mlirTypeIsAMemRef(mlirValueGetType(v)) } || out.iter().any(|w| w.ptr == v.ptr) {
+            if !unsafe { mlirTypeIsAMemRef(mlirValueGetType(v)) }
+                || out.iter().any(|w| w.ptr == v.ptr)
+            {
                 continue;
             }
             let def = unsafe {
@@ -485,7 +509,10 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
             if !mlirAffineMapIsIdentity(mlirMemRefTypeGetAffineMap(t))
                 || !mlirMemRefTypeGetMemorySpace(t).ptr.is_null()
             {
-                return Err(format!("an array of type {} (a layout or memory space)", print_type(t)));
+                return Err(format!(
+                    "an array of type {} (a layout or memory space)",
+                    print_type(t)
+                ));
             }
         }
         // Data in: a device copy of each array, used inside the scop in its place.
@@ -495,7 +522,11 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
             let ts = print_type(t);
             let dims: Vec<String> = (0..mlirShapedTypeGetRank(t))
                 .filter(|k| mlirShapedTypeIsDynamicDim(t, *k as isize))
-                .map(|k| format!("%c{k} = arith.constant {k} : index\n  %s{k} = memref.dim %h, %c{k} : {ts}"))
+                .map(|k| {
+                    format!(
+                        "%c{k} = arith.constant {k} : index\n  %s{k} = memref.dim %h, %c{k} : {ts}"
+                    )
+                })
                 .collect();
             let sizes: Vec<String> = (0..mlirShapedTypeGetRank(t))
                 .filter(|k| mlirShapedTypeIsDynamicDim(t, *k as isize))
@@ -548,7 +579,8 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
         }
         for d in buffers {
             let ts = print_type(mlirValueGetType(d));
-            let text = format!("func.func @free(%d: {ts}) {{\n  gpu.dealloc %d : {ts}\n  return\n}}");
+            let text =
+                format!("func.func @free(%d: {ts}) {{\n  gpu.dealloc %d : {ts}\n  return\n}}");
             instantiate(next, &text, &[d])?;
         }
         let func = {
@@ -565,7 +597,8 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
 
 /// Runs upstream `lower-affine` on `func`: the kernels' counters are computed from
 /// thread and block ids, which affine maps cannot take as operands, so the affine
-/// operations become `scf`, `memref` and `arith` ones (the host's loops too).
+/// operations become `scf`, `memref` and `arith` ones (the host's loops too); then
+/// `canonicalize` and `cse` fold the launch skeletons' unused and constant arithmetic.
 unsafe fn lower_affine(func: MlirOperation) -> Result<(), String> {
     unsafe {
         if func.ptr.is_null() {
@@ -574,7 +607,12 @@ unsafe fn lower_affine(func: MlirOperation) -> Result<(), String> {
         let ctx = mlirOperationGetContext(func);
         let pm = mlirPassManagerCreateOnOperation(ctx, string_ref("func.func"));
         let opm = mlirPassManagerGetAsOpPassManager(pm);
-        let parsed = mlirOpPassManagerAddPipeline(opm, string_ref("lower-affine"), None, std::ptr::null_mut());
+        let parsed = mlirOpPassManagerAddPipeline(
+            opm,
+            string_ref("lower-affine, canonicalize, cse"),
+            None,
+            std::ptr::null_mut(),
+        );
         let ok = parsed.value != 0 && mlirPassManagerRunOnOp(pm, func).value != 0;
         mlirPassManagerDestroy(pm);
         match ok {

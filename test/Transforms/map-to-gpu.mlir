@@ -1,0 +1,113 @@
+// RUN: tessel-opt %s --tessel-map-to-gpu 2>/dev/null | FileCheck %s
+// RUN: tessel-opt %s --tessel-map-to-gpu 2>&1 >/dev/null | FileCheck %s --check-prefix=DIAG
+// The mapped module runs on sim and prints what the module run on the host prints.
+// RUN: tessel-run %s --device=sim | FileCheck %s --check-prefix=OUT
+// RUN: tessel-opt %s --tessel-schedule --tessel-map-to-gpu -o %t.mlir
+// RUN: tessel-run %t.mlir --device=sim --profile=%t.json | FileCheck %s --check-prefix=OUT
+// RUN: FileCheck %s --input-file=%t.json --check-prefix=PROFILE
+
+// A parallel loop: the array is copied to the device, a 1-D launch of 256-thread blocks
+// over ceil(n / 256) blocks runs the body guarded by the trip count, the written
+// array is copied back.
+// CHECK-LABEL: func.func @vadd(
+// CHECK: %[[DA:.*]] = gpu.alloc (%{{.*}}) : memref<?xf32>
+// CHECK-NEXT: gpu.memcpy %[[DA]], %arg0
+// CHECK: %[[DB:.*]] = gpu.alloc (%{{.*}}) : memref<?xf32>
+// CHECK: %[[N:.*]] = arith.maxsi %arg2, %c0
+// CHECK: %[[G:.*]] = arith.ceildivsi %[[N]], %c256
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%[[BD:.*]] = %c256, %{{.*}} = %c1, %{{.*}} = %c1) module(@tessel_kernels) function(@vadd_k0)
+// CHECK-NEXT: %[[M:.*]] = arith.muli %[[BX]], %[[BD]]
+// CHECK-NEXT: %[[X:.*]] = arith.addi %[[M]], %[[TX]]
+// CHECK-NEXT: %[[IN:.*]] = arith.cmpi slt, %[[X]], %[[N]]
+// CHECK-NEXT: scf.if %[[IN]] {
+// CHECK-NEXT: memref.load %[[DA]][%[[X]]]
+// CHECK: gpu.dealloc %[[DA]]
+// CHECK-NEXT: gpu.memcpy %arg1, %[[DB]]
+// CHECK-NEXT: gpu.dealloc %[[DB]]
+func.func @vadd(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {
+  tpoly.scop {
+    affine.for %i = 0 to %n {
+      %a = affine.load %A[%i] : memref<?xf32>
+      %b = arith.addf %a, %a : f32
+      affine.store %b, %B[%i] : memref<?xf32>
+    } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+  }
+  return
+}
+
+// Two nested parallel loops under a sequential one: the sequential loop stays on the
+// host, the parallel ones become a 2-D launch (the inner loop on x, 32x8 threads), and
+// the statement after them a kernel of one thread.
+// CHECK-LABEL: func.func @twod(
+// CHECK: scf.for
+// CHECK-NEXT: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %c4, %{{.*}} = %c8, %{{.*}} = %c1) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c8, %{{.*}} = %c1) module(@tessel_kernels) function(@twod_k0)
+// CHECK: memref.load %{{.*}}[%[[Y:.*]], %[[X:.*]]] : memref<64x100xf32>
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) threads({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) module(@tessel_kernels) function(@twod_k1)
+// CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%c0, %c0]
+func.func @twod(%A: memref<64x100xf32>, %T: index) {
+  tpoly.scop {
+    affine.for %t = 0 to %T {
+      affine.for %i = 0 to 64 {
+        affine.for %j = 0 to 100 {
+          %a = affine.load %A[%i, %j] : memref<64x100xf32>
+          %b = arith.addf %a, %a : f32
+          affine.store %b, %A[%i, %j] : memref<64x100xf32>
+        } {tpoly.band = 1 : i64, tpoly.coincident, tpoly.member = 1 : i64, tpoly.permutable}
+      } {tpoly.band = 1 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+      %z = arith.constant 1.0 : f32
+      affine.store %z, %A[0, 0] : memref<64x100xf32>
+    } {tpoly.band = 0 : i64, tpoly.member = 0 : i64}
+  }
+  return
+}
+
+// A scop with results is not mapped: a remark says why.
+// DIAG: map-to-gpu.mlir:[[# @LINE + 3]]:8: remark: scop not mapped to the GPU: the scop has results
+// CHECK-LABEL: func.func @results(
+func.func @results(%A: memref<10xf32>) -> index {
+  %r = tpoly.scop -> index {
+    affine.for %i = 0 to 10 {
+      %v = affine.load %A[%i] : memref<10xf32>
+      affine.store %v, %A[%i] : memref<10xf32>
+    }
+    %c = arith.constant 3 : index
+    tpoly.yield %c : index
+  }
+  return %r : index
+}
+
+// After two sweeps every element is 4 but the first, set to 1; doubled into W: 8.
+// OUT: 1
+// OUT-NEXT: 4
+// OUT-NEXT: 8
+// PROFILE: "kernel": "twod_k0"
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c100 = arith.constant 100 : index
+  %n = arith.constant 300 : index
+  %one = arith.constant 1.0 : f32
+  %A = memref.alloc() : memref<64x100xf32>
+  scf.for %i = %c0 to %c64 step %c1 {
+    scf.for %j = %c0 to %c100 step %c1 {
+      memref.store %one, %A[%i, %j] : memref<64x100xf32>
+    }
+  }
+  func.call @twod(%A, %c2) : (memref<64x100xf32>, index) -> ()
+  %x = memref.load %A[%c0, %c0] : memref<64x100xf32>
+  %y = memref.load %A[%c1, %c2] : memref<64x100xf32>
+  %V = memref.alloc(%n) : memref<?xf32>
+  %W = memref.alloc(%n) : memref<?xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    memref.store %y, %V[%i] : memref<?xf32>
+  }
+  func.call @vadd(%V, %W, %n) : (memref<?xf32>, memref<?xf32>, index) -> ()
+  %w = memref.load %W[%c100] : memref<?xf32>
+  func.call @tessel_print_f32(%x) : (f32) -> ()
+  func.call @tessel_print_f32(%y) : (f32) -> ()
+  func.call @tessel_print_f32(%w) : (f32) -> ()
+  return
+}
+func.func private @tessel_print_f32(f32)
