@@ -22,11 +22,13 @@ use isl_rs::{ASTExpr, ASTExprOpType, ASTExprType, ASTNode};
 use mlir_sys::*;
 use std::collections::HashMap;
 
-/// What the scheduler found about one band of the schedule tree.
+/// What the scheduler found about one band of the schedule tree, and the schedule depth
+/// of its first member (isl names the AST iterator of schedule dimension d `cd`).
 #[derive(Clone, Debug)]
 pub struct Band {
     pub permutable: bool,
     pub coincident: Vec<bool>,
+    pub depth: usize,
 }
 
 /// A discardable attribute of a rebuilt loop: `tpoly.member = 1 : i64`, `tpoly.coincident`.
@@ -122,11 +124,11 @@ fn isl<T>(r: Result<T, isl_rs::LibISLError>) -> Result<T, String> {
 }
 
 /// The loops around the node being rebuilt: each AST iterator's value, and the band
-/// (number, next member) whose loops come next.
+/// (from the innermost mark) whose members the loops below may be.
 #[derive(Clone, Default)]
 struct Env {
     iters: Vec<(String, MlirValue)>,
-    band: Option<(usize, usize)>,
+    band: Option<usize>,
 }
 
 struct Rebuilder<'a> {
@@ -342,7 +344,7 @@ impl Rebuilder<'_> {
                     let name = isl(isl(node.mark_get_id())?.get_name())?.to_string();
                     let mut inner = env.clone();
                     if let Some(n) = name.strip_prefix("band").and_then(|n| n.parse().ok()) {
-                        inner.band = Some((n, 0));
+                        inner.band = Some(n);
                     }
                     self.node(&isl(node.mark_get_node())?, block, &inner)
                 }
@@ -371,11 +373,15 @@ impl Rebuilder<'_> {
             let mut loop_attrs = Vec::new();
             match self.marks {
                 Marks::Bands(bands) => {
-                    let member = env.band.and_then(|(b, m)| {
+                    // The member is the loop's schedule dimension less the band's
+                    // depth: isl generates no loop for a dimension with one value, so
+                    // the loops' nesting does not count the members.
+                    let d = name.strip_prefix('c').and_then(|d| d.parse::<usize>().ok());
+                    let member = env.band.zip(d).and_then(|(b, d)| {
                         let band = bands.get(b)?;
+                        let m = d.checked_sub(band.depth)?;
                         (m < band.coincident.len()).then_some((b, m, band))
                     });
-                    inner.band = member.map(|(b, m, _)| (b, m + 1));
                     if let Some((b, m, band)) = member {
                         loop_attrs.push(LoopAttr::Int("tpoly.band", b as i64));
                         loop_attrs.push(LoopAttr::Int("tpoly.member", m as i64));

@@ -250,9 +250,11 @@ fn mark(node: ScheduleNode, bands: &mut Vec<Band>, ctx: &Context) -> Result<Sche
             isl_rs::Id::read_from_str(ctx, &format!("band{}", bands.len())),
             "name a band",
         )?;
+        let depth = isl(node.get_schedule_depth(), "read a band")? as usize;
         bands.push(Band {
             permutable,
             coincident,
+            depth,
         });
         node = isl(node.insert_mark(id), "mark a band")?;
         node = isl(node.child(0), "walk the schedule")?;
