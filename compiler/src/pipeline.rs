@@ -388,6 +388,19 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
     }
 }
 
+/// Checks a `--passes` pipeline before anything is built; the error is MLIR's, on one
+/// line.
+pub fn check_passes(passes: &str) -> Result<(), String> {
+    Session::new()
+        .check_pipeline(&format!("builtin.module({passes})"))
+        .map_err(|e| {
+            let line = e
+                .lines()
+                .find_map(|l| l.split_once("error: ").map(|x| x.1.to_string()));
+            format!("--passes='{passes}': {}", line.unwrap_or(e))
+        })
+}
+
 /// Runs `--passes` on the affine module `m` of `input`; a pass's error points at the C
 /// line of the operation it names.
 fn run_passes(

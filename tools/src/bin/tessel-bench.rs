@@ -44,6 +44,10 @@ struct Args {
     /// Pipeline to compare with (one more build and run per program).
     #[arg(long, value_parser = ["default", "column", "small"])]
     baseline: Option<String>,
+    /// Experimental: build the measured programs with these passes on the scops'
+    /// affine form (tesselc --passes), the baseline without them.
+    #[arg(long, value_name = "PIPELINE")]
+    passes: Option<String>,
     /// Device to run on: auto, cuda, hip or sim.
     #[arg(long, default_value = "sim", value_parser = ["auto", "cuda", "hip", "sim"])]
     device: String,
@@ -145,6 +149,7 @@ fn measure(
     args: &Args,
     program: &str,
     pipeline: &str,
+    passes: Option<&String>,
     dir: &std::path::Path,
 ) -> Result<Vec<Launch>, String> {
     let mut cflags: Vec<String> = args.include.iter().map(|i| format!("-I{i}")).collect();
@@ -153,7 +158,11 @@ fn measure(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let exe = dir.join(format!("{stem}.{pipeline}"));
+    let tag = match passes {
+        Some(_) => format!("{pipeline}.passes"),
+        None => pipeline.to_string(),
+    };
+    let exe = dir.join(format!("{stem}.{tag}"));
     let p = tessel::program::ProgramOptions {
         inputs: std::iter::once(program.to_string())
             .chain(args.link.iter().cloned())
@@ -165,10 +174,10 @@ fn measure(
         output: exe.clone(),
         functions: Vec::new(),
         link_flags: Vec::new(),
-        passes: None,
+        passes: passes.cloned(),
     };
     tessel::program::build_program(&p).map_err(|f| f.0.join("\n"))?;
-    let prof = dir.join(format!("{stem}.{pipeline}.json"));
+    let prof = dir.join(format!("{stem}.{tag}.json"));
     let mut cmd = Command::new(&exe);
     cmd.env("TESSEL_DEVICE", &args.device)
         .env("TESSEL_PROFILE", &prof);
@@ -201,6 +210,10 @@ fn main() -> ExitCode {
         Ok(a) => a,
         Err(code) => return code,
     };
+    if let Some(Err(e)) = args.passes.as_deref().map(tessel::pipeline::check_passes) {
+        eprintln!("error: {e}");
+        return ExitCode::from(1);
+    }
     let dir = match tempfile::tempdir() {
         Ok(d) => d,
         Err(e) => {
@@ -231,11 +244,17 @@ fn main() -> ExitCode {
             );
             let _ = std::io::stderr().flush();
         }
-        let main = measure(&args, prog, &args.pipeline, dir.path());
+        let main = measure(
+            &args,
+            prog,
+            &args.pipeline,
+            args.passes.as_ref(),
+            dir.path(),
+        );
         let base = args
             .baseline
             .as_ref()
-            .map(|b| measure(&args, prog, b, dir.path()));
+            .map(|b| measure(&args, prog, b, None, dir.path()));
         let (main, base) = match (main, base) {
             (Ok(m), None) => (m, None),
             (Ok(m), Some(Ok(b))) => (m, Some(b)),

@@ -117,12 +117,9 @@ fn main() -> ExitCode {
     if clang.preprocess {
         return preprocess(&args, &cflags);
     }
-    if let Some(p) = &args.passes {
-        if let Err(e) = tessel::mlir::Session::new().check_pipeline(&format!("builtin.module({p})"))
-        {
-            eprintln!("error: --passes='{p}': {}", e.trim());
-            return ExitCode::from(1);
-        }
+    if let Some(Err(e)) = args.passes.as_deref().map(tessel::pipeline::check_passes) {
+        eprintln!("error: {e}");
+        return ExitCode::from(1);
     }
     let deps = clang.deps;
     let assembly = args.assembly.then(|| match args.offload_arch.first() {
