@@ -584,6 +584,15 @@ fn expr(e: MlirAffineExpr, dims: &[String], syms: &[String]) -> Option<String> {
     }
 }
 
+/// An isl context that reports errors only through the calls' results (isl's default
+/// prints each error on stderr, where a diagnostic of Tessel's own follows).
+pub fn isl_context() -> isl_rs::Context {
+    let ctx = isl_rs::Context::alloc();
+    // ISL_ON_ERROR_CONTINUE; setting an option of a fresh context cannot fail.
+    let _ = isl_rs::Options::set_on_error(&ctx, 1);
+    ctx
+}
+
 /// Reads the model of `scop` (a `tpoly.scop`).
 pub fn import(scop: MlirOperation) -> Result<Model, String> {
     import_scop(scop).map(|s| s.model)
@@ -601,7 +610,7 @@ pub fn import_scop(scop: MlirOperation) -> Result<Scop, String> {
     // SAFETY: a live operation, only read.
     unsafe { imp.region(scop, 0, &At::default())? };
     let [domain, schedule, reads, must, may] = imp.text();
-    let ctx = isl_rs::Context::alloc();
+    let ctx = isl_context();
     // isl reads the text, coalesces it and prints it back (a set or a map alike).
     macro_rules! canonical {
         ($ty:ty, $s:expr) => {{
@@ -687,7 +696,7 @@ const DEPENDENCE_OPERATIONS: u64 = 2_000_000;
 
 /// Computes the dependences of `m` with isl (an error when isl gives up).
 pub fn dependences(m: &Model) -> Result<Dependences, String> {
-    let ctx = isl_rs::Context::alloc();
+    let ctx = isl_context();
     ctx.set_max_operations(DEPENDENCE_OPERATIONS);
     let map = |s: &str| isl(isl_rs::UnionMap::read_from_str(&ctx, s), "read a map");
     let sched = map(&m.schedule)?;
@@ -718,8 +727,15 @@ pub fn dependences(m: &Model) -> Result<Dependences, String> {
         // random programs), the relation is kept as computed.
         let u = match isl(u.copy(), "copy")?.coalesce() {
             Ok(c) => c,
+            Err(e) if format!("{e:?}").contains("Quota") => {
+                return Err(format!(
+                    "isl gave up after {DEPENDENCE_OPERATIONS} operations"
+                ));
+            }
             Err(_) => u,
         };
+        // Printing must not meet the bound (isl-rs reads a null string as text).
+        ctx.reset_operations();
         isl(u.to_str(), "print").map(|t| sorted(t.to_string()))
     };
     Ok(Dependences {

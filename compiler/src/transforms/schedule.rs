@@ -280,7 +280,7 @@ unsafe fn schedule(op: MlirOperation, s: &Settings) -> Result<(), Failure> {
     // isl may give up on the dependences of a huge scop: it then keeps its order.
     let deps =
         dependences(&scop.model).map_err(|e| Failure::Kept(format!("no dependences: {e}")))?;
-    let ctx = Context::alloc();
+    let ctx = crate::analysis::import::isl_context();
     ctx.set_max_operations(MAX_OPERATIONS);
     let o = "set an option";
     isl(

@@ -199,7 +199,7 @@ unsafe fn tile_band(
         tiles.join(", "),
         iters.join(", ")
     );
-    let ctx = isl_rs::Context::alloc();
+    let ctx = crate::analysis::import::isl_context();
     let isl = |e: isl_rs::LibISLError| format!("isl: {e:?}");
     let domain = isl_rs::UnionSet::read_from_str(&ctx, &domain).map_err(isl)?;
     let space = domain.get_space().map_err(isl)?;
