@@ -61,6 +61,28 @@ func.func @twod(%A: memref<64x100xf32>, %T: index) {
   return
 }
 
+// Column access: with the inner loop on x, consecutive threads would be a row apart in
+// both accesses; the outer loop takes thread x instead (loop/thread swap), so the
+// launch's x extent covers j's 64 iterations in 2 blocks of 32 and y covers i's 100.
+// CHECK-LABEL: func.func @columns(
+// CHECK: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %c2, %{{.*}} = %c13, %{{.*}} = %c1) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%[[DX:.*]] = %c32, %[[DY:.*]] = %c8, %{{.*}} = %c1)
+// CHECK-NEXT: %[[M:.*]] = arith.muli %[[BX]], %[[DX]]
+// CHECK-NEXT: %[[X:.*]] = arith.addi %[[M]], %[[TX]]
+// CHECK-NEXT: %[[N:.*]] = arith.muli %[[BY]], %[[DY]]
+// CHECK-NEXT: %[[Y:.*]] = arith.addi %[[N]], %[[TY]]
+// CHECK: memref.load %{{.*}}[%[[Y]], %[[X]]] : memref<100x64xf32>
+func.func @columns(%A: memref<100x64xf32>, %B: memref<100x64xf32>) {
+  tpoly.scop {
+    affine.for %j = 0 to 64 {
+      affine.for %i = 0 to 100 {
+        %a = affine.load %A[%i, %j] : memref<100x64xf32>
+        affine.store %a, %B[%i, %j] : memref<100x64xf32>
+      } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 1 : i64, tpoly.permutable}
+    } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+  }
+  return
+}
+
 // A scop with results is not mapped: a remark says why.
 // DIAG: map-to-gpu.mlir:[[# @LINE + 3]]:8: remark: scop not mapped to the GPU: the scop has results
 // CHECK-LABEL: func.func @results(

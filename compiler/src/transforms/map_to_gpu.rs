@@ -5,10 +5,11 @@
 //! 1. Plan (nothing changes if any step cannot be done; a remark says why): walk the
 //!    scop's loops from the outside in. A loop marked `tpoly.coincident` (by
 //!    `tessel-schedule`) becomes a kernel: with a coincident loop as the only operation
-//!    of its body (whose bounds do not use the outer counter), a 2-D kernel, the inner
-//!    loop on x (consecutive threads on consecutive iterations of the innermost parallel
-//!    loop, the coalesced order for row-major arrays), the outer on y, 32x8 threads per
-//!    block; else a 1-D kernel of 256 threads per block. Loops and conditions that hold a
+//!    of its body (whose bounds do not use the outer counter), a 2-D kernel of 32x8
+//!    threads per block, thread x on the loop that leaves fewer accesses uncoalesced (a
+//!    subscript other than the last varying with it), the inner one on a tie (paper
+//!    003's loop/thread swap, with paper 004's coalescing test reduced to that count);
+//!    else a 1-D kernel of 256 threads per block. Loops and conditions that hold a
 //!    parallel loop deeper stay on the host (PPCG sec. 6.3: outer sequential loops on the
 //!    host, several kernels per scop). Any other run of statements runs on the device
 //!    in a kernel of one thread, since the data lives there; index arithmetic and
@@ -419,13 +420,21 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                     TRIPS,
                     &[lo, hi, step, if inner.is_some() { byv } else { bxv }],
                 )?;
+                // Thread x on the loop that leaves fewer accesses uncoalesced (the
+                // inner one on a tie): paper 003's loop/thread swap.
+                let swap = inner.is_some_and(|m| uncoalesced(m, iv(outer)) < uncoalesced(m, iv(m)));
                 let sizes = match inner {
                     Some(m) => {
                         let [mlo, mhi, mstep] = bounds(m, outer)?;
-                        let (t_inner, _) = instantiate(outer, TRIPS, &[mlo, mhi, mstep, bxv])?;
+                        let (xs, ys) = match swap {
+                            false => ([mlo, mhi, mstep], [lo, hi, step]),
+                            true => ([lo, hi, step], [mlo, mhi, mstep]),
+                        };
+                        let (tx, _) = instantiate(outer, TRIPS, &[xs[0], xs[1], xs[2], bxv])?;
+                        let (ty, _) = instantiate(outer, TRIPS, &[ys[0], ys[1], ys[2], byv])?;
                         [
-                            t_inner[1], t_outer[1], one, bxv, byv, one, t_inner[0], t_outer[0],
-                            mlo, lo, mstep, step,
+                            tx[1], ty[1], one, bxv, byv, one, tx[0], ty[0], xs[0], ys[0], xs[2],
+                            ys[2],
                         ]
                     }
                     None => [
@@ -435,8 +444,9 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                 let (then, x, y) = launch(outer, &sizes, &names.next())?;
                 match inner {
                     Some(m) => {
-                        mlirValueReplaceAllUsesOfWith(iv(outer), y);
-                        mlirValueReplaceAllUsesOfWith(iv(m), x);
+                        let (xv, yv) = if swap { (y, x) } else { (x, y) };
+                        mlirValueReplaceAllUsesOfWith(iv(outer), yv);
+                        mlirValueReplaceAllUsesOfWith(iv(m), xv);
                         move_into(&ops_of(body(m)), then);
                     }
                     None => {
@@ -449,6 +459,52 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The memory accesses under `op` that thread x on counter `x` would leave uncoalesced:
+/// a subscript other than the last varies with `x` (consecutive threads a row apart).
+unsafe fn uncoalesced(op: MlirOperation, x: MlirValue) -> usize {
+    unsafe {
+        let mut n = 0;
+        for c in children(op) {
+            n += uncoalesced(c, x);
+            let name = op_name(c);
+            let first = match name.as_str() {
+                "affine.load" | "memref.load" => 1,
+                "affine.store" | "memref.store" => 2,
+                _ => continue,
+            };
+            let idx: Vec<MlirValue> = (first..mlirOperationGetNumOperands(c))
+                .map(|k| mlirOperationGetOperand(c, k))
+                .collect();
+            let varies = |r: isize| -> bool {
+                if name.starts_with("memref.") {
+                    return idx.get(r as usize).is_some_and(|v| v.ptr == x.ptr);
+                }
+                let map = mlirAffineMapAttrGetValue(mlirOperationGetAttributeByName(
+                    c,
+                    string_ref("map"),
+                ));
+                let e = mlirAffineMapGetResult(map, r);
+                let dims = mlirAffineMapGetNumDims(map);
+                idx.iter().enumerate().any(|(k, v)| {
+                    v.ptr == x.ptr
+                        && (k as isize) < dims
+                        && mlirAffineExprIsFunctionOfDim(e, k as isize)
+                })
+            };
+            let rank = match name.starts_with("memref.") {
+                true => idx.len() as isize,
+                false => mlirAffineMapGetNumResults(mlirAffineMapAttrGetValue(
+                    mlirOperationGetAttributeByName(c, string_ref("map")),
+                )),
+            };
+            if (0..rank - 1).any(varies) {
+                n += 1;
+            }
+        }
+        n
+    }
 }
 
 /// Whether `op` (or an operation in it) stores to `m`.
