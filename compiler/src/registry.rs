@@ -202,7 +202,7 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "tessel-map-to-gpu",
-        summary: "Map every tpoly.scop to host code and GPU kernels: coincident loops (from tessel-schedule) become gpu.launch, one thread per iteration (2-D for two nested ones, the inner on x); outer sequential loops stay on the host; arrays copied in and out whole",
+        summary: "Map every tpoly.scop to host code and GPU kernels: coincident loops (from tessel-schedule) become gpu.launch, one thread per iteration (2-D for two nested ones, thread x on the loop with fewer uncoalesced accesses); outer sequential loops stay on the host; arrays copied in and out whole",
         options: &[],
         example: "tpoly.scop { affine.for %i = 0 to %n { S } {tpoly.coincident} }  =>  gpu.alloc, gpu.memcpy; gpu.launch blocks(...) in (ceil(n/256), 1, 1) threads(...) in (256, 1, 1) { scf.if (%x < %n) { S } }; gpu.memcpy back",
         kind: PassKind::Rust {
