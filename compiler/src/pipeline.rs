@@ -357,6 +357,13 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
             &opts.input,
             map.emulate || map.c_abi,
         )?;
+        // SAFETY: a live module, only read.
+        let launches = unsafe { mlir::contains_op(m.as_operation().to_raw(), "gpu.launch") };
+        if map.emulate && launches {
+            return fail(format!(
+                "--emit=emulated runs the frontend's mapping as CPU loops; with --passes='{passes}' the kernels come from the passes (build a program to run them on sim)"
+            ));
+        }
     }
     if opts.emit == Emit::Gpu || opts.emit == Emit::Emulated {
         return Ok(mlir::print_module(&m).into_bytes());
