@@ -154,8 +154,6 @@ unsafe fn plan(b: MlirBlock) -> Result<Vec<Action>, String> {
      -> Result<(), String> {
         if run.is_empty() {
             hoist.clear();
-        }
-        if run.is_empty() {
             return Ok(());
         }
         let set: HashSet<usize> = run.iter().map(|o| o.ptr as usize).collect();
@@ -164,7 +162,9 @@ unsafe fn plan(b: MlirBlock) -> Result<Vec<Action>, String> {
                 let mut u = unsafe { mlirValueGetFirstUse(mlirOperationGetResult(o, r)) };
                 while !unsafe { mlirOpOperandIsNull(u) } {
                     let mut owner = unsafe { mlirOpOperandGetOwner(u) };
-                    while unsafe { mlirOperationGetBlock(owner) }.ptr != b.ptr {
+                    while !owner.ptr.is_null()
+                        && unsafe { mlirOperationGetBlock(owner) }.ptr != b.ptr
+                    {
                         owner = unsafe { mlirOperationGetParentOperation(owner) };
                     }
                     if !set.contains(&(owner.ptr as usize)) {
