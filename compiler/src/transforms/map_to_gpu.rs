@@ -144,7 +144,9 @@ unsafe fn inner_parallel(outer: MlirOperation) -> Option<MlirOperation> {
     (unsafe { parallel(*inner) } && !uses_counter).then_some(*inner)
 }
 
-unsafe fn plan(b: MlirBlock) -> Result<Vec<Action>, String> {
+/// The plan of block `b` (`top`: the scop's own block, whose buffers become device
+/// buffers).
+unsafe fn plan(b: MlirBlock, top: bool) -> Result<Vec<Action>, String> {
     let mut out = Vec::new();
     let mut run: Vec<MlirOperation> = Vec::new();
     let mut hoist: Vec<MlirOperation> = Vec::new();
@@ -203,10 +205,10 @@ unsafe fn plan(b: MlirBlock) -> Result<Vec<Action>, String> {
             flush(&mut run, &mut hoist, &mut out)?;
             let mut sub = Vec::new();
             for bb in unsafe { blocks(o) } {
-                sub.push(unsafe { plan(bb)? });
+                sub.push(unsafe { plan(bb, false)? });
             }
             out.push(Action::Host(sub));
-        } else if name == "memref.alloca" {
+        } else if top && name == "memref.alloca" {
             // A buffer at the top of the scop: it becomes a device buffer.
         } else if unsafe { recomputable(o) }
             && (0..unsafe { mlirOperationGetNumOperands(o) })
@@ -558,7 +560,7 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
             return Err("the scop has results".into());
         }
         let top = body(scop);
-        let actions = plan(top)?;
+        let actions = plan(top, true)?;
         let arrays = arrays(scop);
         for m in &arrays {
             let t = mlirValueGetType(*m);
