@@ -502,6 +502,39 @@ pub(crate) unsafe fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
     v
 }
 
+/// The uses of `v`: (user, operand number).
+///
+/// # Safety
+/// `v` is a live value.
+pub(crate) unsafe fn uses(v: MlirValue) -> Vec<(MlirOperation, isize)> {
+    let mut out = Vec::new();
+    let mut u = unsafe { mlirValueGetFirstUse(v) };
+    while !unsafe { mlirOpOperandIsNull(u) } {
+        out.push(unsafe {
+            (
+                mlirOpOperandGetOwner(u),
+                mlirOpOperandGetOperandNumber(u) as isize,
+            )
+        });
+        u = unsafe { mlirOpOperandGetNextUse(u) };
+    }
+    out
+}
+
+/// The operation of `block` that is `op` or holds it, if any.
+///
+/// # Safety
+/// `op` is a live operation (or null) and `block` a live block.
+pub(crate) unsafe fn ancestor_in(mut op: MlirOperation, block: MlirBlock) -> Option<MlirOperation> {
+    while !op.ptr.is_null() {
+        if unsafe { mlirOperationGetBlock(op) }.ptr == block.ptr {
+            return Some(op);
+        }
+        op = unsafe { mlirOperationGetParentOperation(op) };
+    }
+    None
+}
+
 /// Whether `op` or an operation nested in it is named `name`.
 ///
 /// # Safety

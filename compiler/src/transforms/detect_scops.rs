@@ -129,19 +129,6 @@ unsafe fn visit_block(block: MlirBlock) {
     }
 }
 
-/// Whether `op` lies in one of `run`, operations of `block`.
-unsafe fn inside(mut op: MlirOperation, block: MlirBlock, run: &HashSet<usize>) -> bool {
-    loop {
-        if unsafe { mlirOperationGetBlock(op) }.ptr == block.ptr {
-            return run.contains(&(op.ptr as usize));
-        }
-        op = unsafe { mlirOperationGetParentOperation(op) };
-        if op.ptr.is_null() {
-            return false;
-        }
-    }
-}
-
 /// Moves `run` (consecutive operations of `block`) into a new `tpoly.scop` in its place.
 unsafe fn wrap(block: MlirBlock, run: &[MlirOperation]) {
     let set: HashSet<usize> = run.iter().map(|o| o.ptr as usize).collect();
@@ -150,15 +137,14 @@ unsafe fn wrap(block: MlirBlock, run: &[MlirOperation]) {
     for &op in run {
         for r in 0..unsafe { mlirOperationGetNumResults(op) } {
             let v = unsafe { mlirOperationGetResult(op, r) };
-            let mut users = Vec::new();
-            let mut u = unsafe { mlirValueGetFirstUse(v) };
-            while !unsafe { mlirOpOperandIsNull(u) } {
-                let owner = unsafe { mlirOpOperandGetOwner(u) };
-                if !unsafe { inside(owner, block, &set) } {
-                    users.push((owner, unsafe { mlirOpOperandGetOperandNumber(u) } as isize));
-                }
-                u = unsafe { mlirOpOperandGetNextUse(u) };
-            }
+            // The uses outside the run (not in one of its operations).
+            let users: Vec<(MlirOperation, isize)> = unsafe { crate::mlir::uses(v) }
+                .into_iter()
+                .filter(|(owner, _)| {
+                    !unsafe { crate::mlir::ancestor_in(*owner, block) }
+                        .is_some_and(|a| set.contains(&(a.ptr as usize)))
+                })
+                .collect();
             if !users.is_empty() {
                 escaping.push((v, users));
             }

@@ -161,21 +161,14 @@ unsafe fn plan(b: MlirBlock, top: bool) -> Result<Vec<Action>, String> {
         let set: HashSet<usize> = run.iter().map(|o| o.ptr as usize).collect();
         for &o in run.iter() {
             for r in 0..unsafe { mlirOperationGetNumResults(o) } {
-                let mut u = unsafe { mlirValueGetFirstUse(mlirOperationGetResult(o, r)) };
-                while !unsafe { mlirOpOperandIsNull(u) } {
-                    let mut owner = unsafe { mlirOpOperandGetOwner(u) };
-                    while !owner.ptr.is_null()
-                        && unsafe { mlirOperationGetBlock(owner) }.ptr != b.ptr
-                    {
-                        owner = unsafe { mlirOperationGetParentOperation(owner) };
-                    }
-                    if !set.contains(&(owner.ptr as usize)) {
+                for (owner, _) in unsafe { crate::mlir::uses(mlirOperationGetResult(o, r)) } {
+                    let at = unsafe { crate::mlir::ancestor_in(owner, b) };
+                    if !at.is_some_and(|a| set.contains(&(a.ptr as usize))) {
                         return Err(format!(
                             "a value computed by '{}' on the device is used outside its kernel",
                             unsafe { op_name(o) }
                         ));
                     }
-                    u = unsafe { mlirOpOperandGetNextUse(u) };
                 }
             }
         }
@@ -185,13 +178,9 @@ unsafe fn plan(b: MlirBlock, top: bool) -> Result<Vec<Action>, String> {
     // Operations of this block that run on the device.
     let mut device: HashSet<usize> = HashSet::new();
     let on_device = |v: MlirValue, device: &HashSet<usize>| unsafe {
-        mlirValueIsAOpResult(v) && {
-            let mut d = mlirOpResultGetOwner(v);
-            while !d.ptr.is_null() && mlirOperationGetBlock(d).ptr != b.ptr {
-                d = mlirOperationGetParentOperation(d);
-            }
-            !d.ptr.is_null() && device.contains(&(d.ptr as usize))
-        }
+        mlirValueIsAOpResult(v)
+            && crate::mlir::ancestor_in(mlirOpResultGetOwner(v), b)
+                .is_some_and(|d| device.contains(&(d.ptr as usize)))
     };
     for o in unsafe { ops_of(b) } {
         let name = unsafe { op_name(o) };
@@ -596,17 +585,10 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
                 sizes.join(", ")
             );
             let (d, _) = instantiate(scop, &text, &[m])?;
-            let mut u = mlirValueGetFirstUse(m);
-            let mut inside = Vec::new();
-            while !mlirOpOperandIsNull(u) {
-                let owner = mlirOpOperandGetOwner(u);
+            for (owner, k) in crate::mlir::uses(m) {
                 if crate::analysis::import::within(owner, scop) {
-                    inside.push((owner, mlirOpOperandGetOperandNumber(u) as isize));
+                    mlirOperationSetOperand(owner, k, d[0]);
                 }
-                u = mlirOpOperandGetNextUse(u);
-            }
-            for (owner, k) in inside {
-                mlirOperationSetOperand(owner, k, d[0]);
             }
             out_copies.push((m, d[0], writes(scop, d[0])));
         }

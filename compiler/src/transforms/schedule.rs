@@ -129,17 +129,6 @@ unsafe fn control(op: MlirOperation) -> bool {
     matches!(unsafe { op_name(op) }.as_str(), "affine.for" | "affine.if")
 }
 
-/// The operation of `block` that is or contains `op`.
-unsafe fn ancestor_in(mut op: MlirOperation, block: MlirBlock) -> Option<MlirOperation> {
-    while !op.ptr.is_null() {
-        if unsafe { mlirOperationGetBlock(op) }.ptr == block.ptr {
-            return Some(op);
-        }
-        op = unsafe { mlirOperationGetParentOperation(op) };
-    }
-    None
-}
-
 /// A value, the operation computing it, and its uses (user, operand number) in other
 /// statements.
 type Crossing = (MlirValue, MlirOperation, Vec<(MlirOperation, isize)>);
@@ -160,21 +149,17 @@ unsafe fn demote(scop: MlirOperation) -> Result<(), Failure> {
             }
             for r in 0..unsafe { mlirOperationGetNumResults(x) } {
                 let v = unsafe { mlirOperationGetResult(x, r) };
-                let mut uses = Vec::new();
-                let mut u = unsafe { mlirValueGetFirstUse(v) };
-                while !unsafe { mlirOpOperandIsNull(u) } {
-                    let owner = unsafe { mlirOpOperandGetOwner(u) };
-                    let at = unsafe { ancestor_in(owner, b) };
-                    // Another statement: a loop or condition lies between, or holds it.
-                    let other = match at.and_then(|a| ops.iter().position(|o| o.ptr == a.ptr)) {
-                        Some(p) => ops[k + 1..=p.max(k)].iter().any(|o| unsafe { control(*o) }),
-                        None => false,
-                    };
-                    if other {
-                        uses.push((owner, unsafe { mlirOpOperandGetOperandNumber(u) } as isize));
-                    }
-                    u = unsafe { mlirOpOperandGetNextUse(u) };
-                }
+                let uses: Vec<(MlirOperation, isize)> = unsafe { crate::mlir::uses(v) }
+                    .into_iter()
+                    .filter(|(owner, _)| {
+                        let at = unsafe { crate::mlir::ancestor_in(*owner, b) };
+                        // Another statement: a loop or condition lies between, or holds it.
+                        match at.and_then(|a| ops.iter().position(|o| o.ptr == a.ptr)) {
+                            Some(p) => ops[k + 1..=p.max(k)].iter().any(|o| unsafe { control(*o) }),
+                            None => false,
+                        }
+                    })
+                    .collect();
                 if !uses.is_empty() {
                     crossing.push((v, x, uses));
                 }
