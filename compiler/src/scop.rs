@@ -373,6 +373,10 @@ pub struct Scalar {
     /// region sits in a loop): its final value must be exact, so a loop whose writes to
     /// it may reach the end of the region is not parallel, and it is copied back out.
     pub live_out: bool,
+    /// The region assigns it. An outer scalar the region assigns and that is not live
+    /// out is local to the region in the affine form: only its value before the region
+    /// comes in (through a copy, which the scheduler removes where nothing reads it).
+    pub written: bool,
 }
 
 /// A scalar function parameter the SCoP only reads.

@@ -8,13 +8,21 @@
 // CHECK-SAME: %{{.*}}: i32, %{{.*}}: memref<32xf64>, %{{.*}}: memref<32xf64>, %[[S:.*]]: memref<f64>, %[[T:.*]]: memref<f64>)
 // CHECK: %[[G:.*]] = memref.get_global @G
 // CHECK-NOT: memref.alloca
+// Those the region assigns and nothing reads after it are local to the scop: a buffer
+// at its top, with a copy of the value from before the region.
 // CHECK: tpoly.scop {
-// CHECK: affine.store %{{.*}}, %[[S]][] : memref<f64>
+// CHECK-NEXT: %[[SL:.*]] = memref.alloca() : memref<f64>
+// CHECK-NEXT: %[[SV:.*]] = affine.load %[[S]][] : memref<f64>
+// CHECK-NEXT: affine.store %[[SV]], %[[SL]][] : memref<f64>
+// CHECK-NEXT: %[[TL:.*]] = memref.alloca() : memref<f64>
+// CHECK-NEXT: %[[TV:.*]] = affine.load %[[T]][] : memref<f64>
+// CHECK-NEXT: affine.store %[[TV]], %[[TL]][] : memref<f64>
+// CHECK: affine.store %{{.*}}, %[[SL]][] : memref<f64>
 // CHECK: math.absf
 // CHECK-NEXT: math.sqrt
 // CHECK: math.exp
 // CHECK: math.powf
-// CHECK: affine.store %{{.*}}, %[[T]][]
+// CHECK: affine.store %{{.*}}, %[[TL]][]
 // CHECK: affine.if #[[SET]](%{{.*}})[%{{.*}}] {
 // CHECK: affine.store %{{.*}}, %[[G]]
 // CHECK: %[[CMP:.*]] = arith.cmpf ogt

@@ -83,6 +83,61 @@ func.func @columns(%A: memref<100x64xf32>, %B: memref<100x64xf32>) {
   return
 }
 
+// A local scalar (a buffer at the top of the scop) that each thread writes and then
+// reads back: every live range is inside one thread, so each thread gets its own copy
+// (an alloca inside the kernel) and the loops run in parallel.
+// CHECK-LABEL: func.func @rowsum(
+// CHECK-NOT: gpu.alloc () : memref<f32>
+// CHECK: gpu.launch
+// CHECK: scf.if
+// CHECK-NEXT: %[[ACC:.*]] = memref.alloca() : memref<f32>
+// CHECK-NEXT: memref.store %{{.*}}, %[[ACC]][]
+// CHECK-NEXT: scf.for
+// CHECK: memref.load %[[ACC]][]
+// CHECK: memref.store %{{.*}}, %[[ACC]][]
+func.func @rowsum(%A: memref<8x8xf32>, %C: memref<8x8xf32>) {
+  tpoly.scop {
+    %acc = memref.alloca() : memref<f32>
+    affine.for %i = 0 to 8 {
+      affine.for %j = 0 to 8 {
+        %z = arith.constant 0.0 : f32
+        affine.store %z, %acc[] : memref<f32>
+        affine.for %k = 0 to 8 {
+          %a = affine.load %A[%i, %k] : memref<8x8xf32>
+          %s = affine.load %acc[] : memref<f32>
+          %t = arith.addf %s, %a : f32
+          affine.store %t, %acc[] : memref<f32>
+        } {tpoly.band = 1 : i64, tpoly.member = 0 : i64}
+        %r = affine.load %acc[] : memref<f32>
+        affine.store %r, %C[%i, %j] : memref<8x8xf32>
+      } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 1 : i64, tpoly.permutable}
+    } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+  }
+  return
+}
+
+// The value the last iteration writes to a local scalar is read after the loop: a
+// copy per thread would lose it, so the loop is not run in parallel (one thread runs
+// it, with the scalar in device memory).
+// CHECK-LABEL: func.func @last(
+// CHECK: %[[T:.*]] = gpu.alloc () : memref<f32>
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK-NEXT: scf.for
+// CHECK: memref.store %{{.*}}, %[[T]][]
+// CHECK: memref.load %[[T]][]
+func.func @last(%x: memref<16xf32>, %y: memref<16xf32>) {
+  tpoly.scop {
+    %t = memref.alloca() : memref<f32>
+    affine.for %i = 0 to 16 {
+      %a = affine.load %x[%i] : memref<16xf32>
+      affine.store %a, %t[] : memref<f32>
+    } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+    %e = affine.load %t[] : memref<f32>
+    affine.store %e, %y[0] : memref<16xf32>
+  }
+  return
+}
+
 // A scop with results is not mapped: a remark says why.
 // DIAG: map-to-gpu.mlir:[[# @LINE + 3]]:8: remark: scop not mapped to the GPU: the scop has results
 // CHECK-LABEL: func.func @results(
@@ -99,9 +154,12 @@ func.func @results(%A: memref<10xf32>) -> index {
 }
 
 // After two sweeps every element is 4 but the first, set to 1; doubled into W: 8.
+// A row of 8 fours sums to 32; the last of x (0, 1, ..., 15) is 15.
 // OUT: 1
 // OUT-NEXT: 4
 // OUT-NEXT: 8
+// OUT-NEXT: 32
+// OUT-NEXT: 15
 // PROFILE: "kernel": "twod_k0"
 func.func @main() {
   %c0 = arith.constant 0 : index
@@ -130,6 +188,29 @@ func.func @main() {
   func.call @tessel_print_f32(%x) : (f32) -> ()
   func.call @tessel_print_f32(%y) : (f32) -> ()
   func.call @tessel_print_f32(%w) : (f32) -> ()
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %four = arith.constant 4.0 : f32
+  %R = memref.alloc() : memref<8x8xf32>
+  %S = memref.alloc() : memref<8x8xf32>
+  scf.for %i = %c0 to %c8 step %c1 {
+    scf.for %j = %c0 to %c8 step %c1 {
+      memref.store %four, %R[%i, %j] : memref<8x8xf32>
+    }
+  }
+  func.call @rowsum(%R, %S) : (memref<8x8xf32>, memref<8x8xf32>) -> ()
+  %r = memref.load %S[%c2, %c1] : memref<8x8xf32>
+  func.call @tessel_print_f32(%r) : (f32) -> ()
+  %X = memref.alloc() : memref<16xf32>
+  %Y = memref.alloc() : memref<16xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    memref.store %f, %X[%i] : memref<16xf32>
+  }
+  func.call @last(%X, %Y) : (memref<16xf32>, memref<16xf32>) -> ()
+  %l = memref.load %Y[%c0] : memref<16xf32>
+  func.call @tessel_print_f32(%l) : (f32) -> ()
   return
 }
 func.func private @tessel_print_f32(f32)

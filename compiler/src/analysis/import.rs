@@ -52,6 +52,38 @@ pub struct Scop {
     pub model: Model,
     pub stmts: Vec<Stmt>,
     pub params: Vec<(String, MlirValue)>,
+    /// Each array the statements access, by its name in the model, and its value.
+    pub arrays: Vec<(String, MlirValue)>,
+}
+
+impl Scop {
+    /// The scop's local scalars, by name in the model: zero-dimensional buffers
+    /// (`memref.alloca`) at the top of the scop, which hold nothing before it and
+    /// nothing after it, so that their live ranges may be reordered and a thread may
+    /// have its own copy ([`crate::analysis::live_ranges`]).
+    pub fn local_scalars(&self) -> Vec<(String, MlirValue)> {
+        self.arrays
+            .iter()
+            .filter(|(_, v)| unsafe { local_scalar(*v) })
+            .cloned()
+            .collect()
+    }
+}
+
+/// Whether `v` is a local scalar of the scop around its definition: the result of a
+/// `memref.alloca` of rank 0 directly in a `tpoly.scop`.
+pub unsafe fn local_scalar(v: MlirValue) -> bool {
+    unsafe {
+        if !mlirValueIsAOpResult(v) {
+            return false;
+        }
+        let def = mlirOpResultGetOwner(v);
+        let parent = mlirOperationGetParentOperation(def);
+        name(def) == "memref.alloca"
+            && !parent.ptr.is_null()
+            && name(parent) == "tpoly.scop"
+            && mlirShapedTypeGetRank(mlirValueGetType(v)) == 0
+    }
 }
 
 struct Access {
@@ -641,10 +673,12 @@ pub fn import_scop(scop: MlirOperation) -> Result<Scop, String> {
         })
         .collect();
     let params = imp.params.into_iter().map(|(v, n)| (n, v)).collect();
+    let arrays = imp.arrays.into_iter().map(|(v, n)| (n, v)).collect();
     Ok(Scop {
         model,
         stmts,
         params,
+        arrays,
     })
 }
 
@@ -692,7 +726,7 @@ fn isl<T>(r: Result<T, isl_rs::LibISLError>, what: &str) -> Result<T, String> {
 /// isl operations allowed for one scop's dependences: the kernel suite needs under
 /// 300 000; a random program (seed 5235, a triangular nest of conditions on data) took
 /// over 100 s before this bound, and gives up after about 4 s with it.
-const DEPENDENCE_OPERATIONS: u64 = 2_000_000;
+pub(crate) const DEPENDENCE_OPERATIONS: u64 = 2_000_000;
 
 /// Computes the dependences of `m` with isl (an error when isl gives up).
 pub fn dependences(m: &Model) -> Result<Dependences, String> {

@@ -2,4 +2,5 @@
 
 pub mod deps;
 pub mod import;
+pub mod live_ranges;
 pub mod quasi;

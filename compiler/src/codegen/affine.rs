@@ -188,9 +188,10 @@ pub(crate) fn globals(scops: &[Scop]) -> Vec<String> {
     out
 }
 
-/// Opens the function body: index casts of integer parameters, the memrefs of global and
-/// local arrays, and scalar allocations. Returns the names.
-pub(crate) fn prologue<'a>(b: &mut Body, scop: &'a Scop, alloc_scalars: bool) -> Names<'a> {
+/// Opens the function body: index casts of integer parameters and the memrefs of global
+/// and local arrays (`alloc_arrays`: also those declared in the region). Returns the
+/// names.
+pub(crate) fn prologue<'a>(b: &mut Body, scop: &'a Scop, alloc_arrays: bool) -> Names<'a> {
     let mut param_index = vec![None; scop.params.len()];
     for (i, p) in scop.params.iter().enumerate() {
         if !p.ty.is_float() {
@@ -213,7 +214,7 @@ pub(crate) fn prologue<'a>(b: &mut Body, scop: &'a Scop, alloc_scalars: bool) ->
         let name = format!("%{}", ident(&a.name));
         match a.kind {
             ArrayKind::Param(_) | ArrayKind::Local => {}
-            ArrayKind::Region if !alloc_scalars => {}
+            ArrayKind::Region if !alloc_arrays => {}
             ArrayKind::Region => {
                 let dyns = dynamic_sizes(b, a, &param_index);
                 b.line(format!(
@@ -232,17 +233,9 @@ pub(crate) fn prologue<'a>(b: &mut Body, scop: &'a Scop, alloc_scalars: bool) ->
         }
         arrays.push(name);
     }
-    let mut scalars = Vec::new();
-    for (i, s) in scop.scalars.iter().enumerate() {
-        let name = scalar_value(scop, i);
-        if alloc_scalars && !s.outer {
-            b.line(format!(
-                "{name} = memref.alloca() : memref<{}>",
-                s.ty.mlir()
-            ));
-        }
-        scalars.push(name);
-    }
+    let scalars = (0..scop.scalars.len())
+        .map(|i| scalar_value(scop, i))
+        .collect();
     Names {
         scop,
         param_index,
@@ -308,6 +301,7 @@ fn emit_func(scop: &Scop) -> String {
     let mut inner = Body::new(3);
     // Keep fresh names unique across the prologue and the body.
     inner.next = b.next;
+    local_scalars(&mut inner, &mut names);
     emit_nodes(&mut inner, &mut names, &scop.body);
     b.line(format!("{head} {{"));
     b.out += &inner.out;
@@ -328,6 +322,32 @@ fn emit_func(scop: &Scop) -> String {
         signature(scop).join(", "),
         b.out
     )
+}
+
+/// The scalars local to the region, as zero-dimensional `memref.alloca`s at the top of
+/// the `tpoly.scop` (which the passes take as holding nothing before the scop and nothing
+/// after it): those declared in the region, and the outer ones it assigns whose value
+/// after it nothing reads. Such an outer scalar's value before the region is copied in
+/// from its argument by the first statement (`tessel-schedule` removes the copy where
+/// every read finds a later write first).
+fn local_scalars(b: &mut Body, names: &mut Names<'_>) {
+    for (i, s) in names.scop.scalars.iter().enumerate() {
+        if s.outer && (s.live_out || !s.written) {
+            continue;
+        }
+        let t = format!("memref<{}>", s.ty.mlir());
+        let local = match s.outer {
+            true => format!("{}.local", names.scalars[i]),
+            false => names.scalars[i].clone(),
+        };
+        b.line(format!("{local} = memref.alloca() : {t}"));
+        if s.outer {
+            let v = b.fresh();
+            b.line(format!("{v} = affine.load {}[] : {t}", names.scalars[i]));
+            b.line(format!("affine.store {v}, {local}[] : {t}"));
+        }
+        names.scalars[i] = local;
+    }
 }
 
 fn emit_nodes(b: &mut Body, n: &mut Names<'_>, nodes: &[Node]) {

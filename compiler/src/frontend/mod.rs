@@ -1167,6 +1167,7 @@ impl Lowerer {
                         ty: e,
                         outer: true,
                         live_out,
+                        written: true,
                     });
                     self.bind.insert(key, Binding::Scalar(sid));
                     self.scop.body.push(Node::Stmt(Stmt {
@@ -1369,6 +1370,7 @@ impl Lowerer {
             ty: e,
             outer,
             live_out: outer && self.written.contains(&key) && self.is_live_after(&key),
+            written: self.written.contains(&key) || declared_here,
         });
         self.bind.insert(key, Binding::Scalar(id));
         Ok(Binding::Scalar(id))
@@ -1962,6 +1964,7 @@ impl Lowerer {
             ty,
             outer: false,
             live_out: false,
+            written: true,
         });
         self.scop.scalars.len() - 1
     }
@@ -2368,6 +2371,7 @@ impl Lowerer {
                     ty: vty.unwrap_or(ElemTy::I32),
                     outer,
                     live_out: outer && self.is_live_after(&vkey),
+                    written: true,
                 });
                 Some(sid)
             }

@@ -42,6 +42,8 @@
 //! ```
 
 use crate::mlir::{block_ops, blocks, children, op_name, print_type, string_ref};
+use crate::analysis::import::import_scop;
+use crate::analysis::live_ranges::{private_within, reordering, LiveRanges};
 use crate::rebuild::recomputable;
 use crate::registry::Options;
 use mlir_sys::*;
@@ -89,8 +91,9 @@ unsafe fn map_in(op: MlirOperation, names: &mut Names) {
 
 /// What becomes of one operation (or run of operations) of the scop.
 enum Action {
-    /// A parallel loop (with the parallel loop inside it for a 2-D kernel).
-    Kernel(MlirOperation, Option<MlirOperation>),
+    /// A parallel loop (with the parallel loop inside it for a 2-D kernel), and the
+    /// local scalars each of its threads has a copy of.
+    Kernel(MlirOperation, Option<MlirOperation>, Vec<MlirValue>),
     /// A loop or condition that stays on the host: the plan of each of its blocks.
     Host(Vec<Vec<Action>>),
     /// Statements run by one thread, and the host operations among them (index
@@ -146,7 +149,7 @@ unsafe fn inner_parallel(outer: MlirOperation) -> Option<MlirOperation> {
 
 /// The plan of block `b` (`top`: the scop's own block, whose buffers become device
 /// buffers).
-unsafe fn plan(b: MlirBlock, top: bool) -> Result<Vec<Action>, String> {
+unsafe fn plan(b: MlirBlock, top: bool, privacy: &Privacy) -> Result<Vec<Action>, String> {
     let mut out = Vec::new();
     let mut run: Vec<MlirOperation> = Vec::new();
     let mut hoist: Vec<MlirOperation> = Vec::new();
@@ -184,17 +187,30 @@ unsafe fn plan(b: MlirBlock, top: bool) -> Result<Vec<Action>, String> {
     };
     for o in unsafe { ops_of(b) } {
         let name = unsafe { op_name(o) };
-        if unsafe { parallel(o) } {
+        // A 2-D kernel, else a 1-D one, where each thread can have its own copy of the
+        // local scalars it writes.
+        let kernel = match unsafe { parallel(o) } {
+            false => None,
+            true => {
+                let inner = unsafe { inner_parallel(o) };
+                let two = match inner {
+                    Some(m) => unsafe { privacy.private(o, Some(m)) }.map(|p| (Some(m), p)),
+                    None => None,
+                };
+                two.or_else(|| unsafe { privacy.private(o, None) }.map(|p| (None, p)))
+            }
+        };
+        if let Some((inner, private)) = kernel {
             flush(&mut run, &mut hoist, &mut out)?;
             device.insert(o.ptr as usize);
-            out.push(Action::Kernel(o, unsafe { inner_parallel(o) }));
+            out.push(Action::Kernel(o, inner, private));
         } else if matches!(name.as_str(), "affine.for" | "affine.if")
             && unsafe { holds_parallel(o) }
         {
             flush(&mut run, &mut hoist, &mut out)?;
             let mut sub = Vec::new();
             for bb in unsafe { blocks(o) } {
-                sub.push(unsafe { plan(bb, false)? });
+                sub.push(unsafe { plan(bb, false, privacy)? });
             }
             out.push(Action::Host(sub));
         } else if top && name == "memref.alloca" {
@@ -397,7 +413,7 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                 let (then, _, _) = launch(ops[0], &sizes, &names.next())?;
                 move_into(&ops, then);
             },
-            Action::Kernel(outer, inner) => unsafe {
+            Action::Kernel(outer, inner, _) => unsafe {
                 let one = constant(outer, 1)?;
                 let zero = constant(outer, 0)?;
                 let [lo, hi, step] = bounds(outer, outer)?;
@@ -450,6 +466,119 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+unsafe fn has_uses(v: MlirValue) -> bool {
+    !unsafe { crate::mlir::uses(v) }.is_empty()
+}
+
+/// The statements and local scalars of a scop (after `tessel-schedule`), for giving
+/// each thread of a kernel its own copy of the local scalars it writes.
+struct Privacy {
+    /// Each statement's name in the model, first operation and loop counters.
+    stmts: Vec<(String, MlirOperation, Vec<MlirValue>)>,
+    /// Each local scalar and its live ranges (`None` where isl could not compute them).
+    locals: Vec<(MlirValue, Option<LiveRanges>)>,
+}
+
+impl Privacy {
+    unsafe fn of(scop: MlirOperation) -> Privacy {
+        let Ok(s) = import_scop(scop) else {
+            // Nothing to model: no local scalar is known to be private.
+            let locals = unsafe { ops_of(body(scop)) }
+                .into_iter()
+                .filter(|o| unsafe { op_name(*o) } == "memref.alloca")
+                .map(|o| (unsafe { mlirOperationGetResult(o, 0) }, None))
+                .collect();
+            return Privacy {
+                stmts: Vec::new(),
+                locals,
+            };
+        };
+        let locals = s.local_scalars();
+        let names: Vec<&str> = locals.iter().map(|(n, _)| n.as_str()).collect();
+        let ranges = match names.is_empty() {
+            true => None,
+            false => reordering(&s.model, &names).ok(),
+        };
+        Privacy {
+            stmts: s
+                .stmts
+                .iter()
+                .enumerate()
+                .map(|(k, st)| (format!("S{k}"), st.ops[0], st.ivs.clone()))
+                .collect(),
+            locals: locals
+                .iter()
+                .map(|(n, v)| {
+                    let r = ranges
+                        .as_ref()
+                        .and_then(|r| r.scalars.iter().find(|x| &x.name == n).cloned());
+                    (*v, r)
+                })
+                .collect(),
+        }
+    }
+
+    /// The local scalars that the body of `l` writes, when a kernel of `l` (and
+    /// `inner`, for a 2-D kernel) can give each thread its own copy of them; `None` when
+    /// it cannot (a value crosses threads or kernels: the loop is not parallel with one
+    /// copy shared).
+    unsafe fn private(&self, l: MlirOperation, inner: Option<MlirOperation>) -> Option<Vec<MlirValue>> {
+        let counter = unsafe { iv(l) };
+        let inside: Vec<&(String, MlirOperation, Vec<MlirValue>)> = self
+            .stmts
+            .iter()
+            .filter(|(_, first, _)| unsafe { crate::analysis::import::within(*first, l) })
+            .collect();
+        let mut out = Vec::new();
+        for (v, ranges) in &self.locals {
+            if !unsafe { writes(l, *v) } {
+                continue;
+            }
+            let r = ranges.as_ref()?;
+            let depth = inside
+                .first()
+                .and_then(|(_, _, ivs)| ivs.iter().position(|x| x.ptr == counter.ptr))?
+                + 1
+                + inner.is_some() as usize;
+            let named: Vec<(String, usize)> =
+                inside.iter().map(|(n, _, ivs)| (n.clone(), ivs.len())).collect();
+            if !private_within(r, &named, depth).ok()? {
+                return None;
+            }
+            out.push(*v);
+        }
+        Some(out)
+    }
+}
+
+/// Gives each thread of the planned kernels its own copy of their private local scalars:
+/// a `memref.alloca` at the top of the loop body that becomes the kernel.
+unsafe fn privatize(actions: &[Action]) {
+    for a in actions {
+        match a {
+            Action::Host(subs) => {
+                for s in subs {
+                    unsafe { privatize(s) };
+                }
+            }
+            Action::Serial(..) => {}
+            Action::Kernel(outer, inner, private) => unsafe {
+                let b = body(inner.unwrap_or(*outer));
+                for v in private {
+                    let copy = mlirOperationClone(mlirOpResultGetOwner(*v));
+                    mlirBlockInsertOwnedOperation(b, 0, copy);
+                    let mine = mlirOperationGetResult(copy, 0);
+                    for (user, k) in crate::mlir::uses(*v) {
+                        if crate::analysis::import::within(user, *outer) {
+                            mlirOperationSetOperand(user, k, mine);
+                        }
+                    }
+                }
+            },
+        }
+    }
 }
 
 /// The memory accesses under `op` that thread x on counter `x` would leave uncoalesced:
@@ -549,7 +678,9 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
             return Err("the scop has results".into());
         }
         let top = body(scop);
-        let actions = plan(top, true)?;
+        let privacy = Privacy::of(scop);
+        let actions = plan(top, true, &privacy)?;
+        privatize(&actions);
         let arrays = arrays(scop);
         for m in &arrays {
             let t = mlirValueGetType(*m);
@@ -595,7 +726,10 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
         // Buffers at the top of the scop live on the device.
         let mut buffers = Vec::new();
         for o in ops_of(top) {
-            if op_name(o) == "memref.alloca" {
+            if op_name(o) == "memref.alloca" && !has_uses(mlirOperationGetResult(o, 0)) {
+                // A local scalar every thread has a copy of.
+                mlirOperationDestroy(o);
+            } else if op_name(o) == "memref.alloca" {
                 let ts = print_type(mlirValueGetType(mlirOperationGetResult(o, 0)));
                 let text = format!("func.func @buf() -> {ts} {{\n  %d = gpu.alloc () : {ts}\n  return %d : {ts}\n}}");
                 let (d, _) = instantiate(scop, &text, &[])?;

@@ -5,5 +5,6 @@ pub mod detect_scops;
 pub mod inline_scops;
 pub mod map_to_gpu;
 pub mod print_model;
+pub mod scalars;
 pub mod schedule;
 pub mod tile;

@@ -49,7 +49,9 @@
 //! }
 //! ```
 
-use crate::analysis::import::{dependences, import_scop};
+use crate::analysis::import::import_scop;
+use crate::analysis::live_ranges::{reordering, same_dataflow, Reordering};
+use super::scalars;
 use crate::mlir::{children, op_name, string_ref};
 use crate::rebuild::{build_ast, rebuild, Band, Marks, Schedule};
 use crate::registry::Options;
@@ -144,7 +146,11 @@ unsafe fn demote(scop: MlirOperation) -> Result<(), Failure> {
                 blocks.extend(unsafe { crate::mlir::blocks(x) });
                 continue;
             }
-            if unsafe { crate::rebuild::recomputable(x) } {
+            // A buffer at the top of the scop belongs to no statement.
+            let buffer = unsafe {
+                op_name(x) == "memref.alloca" && mlirOperationGetParentOperation(x).ptr == scop.ptr
+            };
+            if buffer || unsafe { crate::rebuild::recomputable(x) } {
                 continue;
             }
             for r in 0..unsafe { mlirOperationGetNumResults(x) } {
@@ -220,6 +226,45 @@ unsafe fn demote(scop: MlirOperation) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The schedule constraints of `domain`: every dependence is a validity, proximity and
+/// coincidence constraint, except the order dependences of local scalars, which are
+/// proximity constraints and, with `reorder`, conditional validity ones (else validity
+/// ones): a member may then be coincident where instances write one local scalar, each
+/// instance with its own copy.
+fn constraints(
+    ctx: &Context,
+    domain: &isl_rs::UnionSet,
+    deps: &Reordering,
+    reorder: bool,
+) -> Result<isl_rs::ScheduleConstraints, Failure> {
+    let read = |t: &str| isl(isl_rs::UnionMap::read_from_str(ctx, t), "read the dependences");
+    let validity = read(&deps.validity)?;
+    let order = read(&deps.local_order)?;
+    let near = isl(
+        isl(validity.copy(), "copy")?.union(isl(order.copy(), "copy")?),
+        "unite the dependences",
+    )?;
+    let sc = isl(
+        isl_rs::ScheduleConstraints::on_domain(isl(domain.copy(), "copy")?),
+        "build constraints",
+    )?;
+    let sc = match reorder {
+        true => {
+            let sc = isl(sc.set_validity(isl(validity.copy(), "copy")?), "set validity")?;
+            isl(
+                sc.set_conditional_validity(read(&deps.local_flow)?, order),
+                "set conditional validity",
+            )?
+        }
+        false => isl(
+            sc.set_validity(isl(isl(validity.copy(), "copy")?.union(order), "unite")?),
+            "set validity",
+        )?,
+    };
+    let sc = isl(sc.set_proximity(near), "set proximity")?;
+    isl(sc.set_coincidence(validity), "set coincidence")
+}
+
 /// Puts a mark `bandN` above each band of the tree under `node`, recording each band in
 /// `bands`; returns the node at the same position (the mark, where one was inserted).
 fn mark(node: ScheduleNode, bands: &mut Vec<Band>, ctx: &Context) -> Result<ScheduleNode, Failure> {
@@ -259,12 +304,20 @@ unsafe fn schedule(op: MlirOperation, s: &Settings) -> Result<(), Failure> {
     if unsafe { mlirOperationGetNumResults(op) } > 0 {
         return Err(Failure::Kept("the scop has results".into()));
     }
+    unsafe { scalars::forward_stores(op) };
     unsafe { demote(op)? };
-    let scop =
-        import_scop(op).map_err(|e| Failure::Error(format!("cannot model this scop: {e}")))?;
-    // isl may give up on the dependences of a huge scop: it then keeps its order.
-    let deps =
-        dependences(&scop.model).map_err(|e| Failure::Kept(format!("no dependences: {e}")))?;
+    let (scop, deps) = loop {
+        let scop = import_scop(op)
+            .map_err(|e| Failure::Error(format!("cannot model this scop: {e}")))?;
+        let locals = scop.local_scalars();
+        let names: Vec<&str> = locals.iter().map(|(n, _)| n.as_str()).collect();
+        // isl may give up on the dependences of a huge scop: it then keeps its order.
+        let deps = reordering(&scop.model, &names)
+            .map_err(|e| Failure::Kept(format!("no dependences: {e}")))?;
+        if !unsafe { scalars::remove_dead(&scop, &locals, &deps.local_flow) }.map_err(Failure::Kept)? {
+            break (scop, deps);
+        }
+    };
     let ctx = crate::analysis::import::isl_context();
     ctx.set_max_operations(MAX_OPERATIONS);
     let o = "set an option";
@@ -290,24 +343,23 @@ unsafe fn schedule(op: MlirOperation, s: &Settings) -> Result<(), Failure> {
         isl_rs::UnionSet::read_from_str(&ctx, &scop.model.domain),
         "read the domain",
     )?;
-    let flow = isl(
-        isl_rs::UnionMap::read_from_str(&ctx, &deps.flow),
-        "read the dependences",
-    )?;
-    let memory = isl(
-        isl_rs::UnionMap::read_from_str(&ctx, &deps.memory),
-        "read the dependences",
-    )?;
-    let all = isl(flow.union(memory), "unite the dependences")?;
     let space = isl(domain.get_space(), "take the parameters")?;
-    let sc = isl(
-        isl_rs::ScheduleConstraints::on_domain(domain),
-        "build constraints",
+    let locals: Vec<&str> = deps.scalars.iter().map(|r| r.name.as_str()).collect();
+    let mut sched = isl(
+        constraints(&ctx, &domain, &deps, true)?.compute_schedule(),
+        "compute a schedule",
     )?;
-    let sc = isl(sc.set_validity(isl(all.copy(), "copy")?), "set validity")?;
-    let sc = isl(sc.set_proximity(isl(all.copy(), "copy")?), "set proximity")?;
-    let sc = isl(sc.set_coincidence(all), "set coincidence")?;
-    let sched = isl(sc.compute_schedule(), "compute a schedule")?;
+    let map = isl(isl(sched.get_map(), "read the schedule")?.to_str(), "print")?.to_string();
+    let same = same_dataflow(&scop.model, &locals, &map)
+        .map_err(|e| Failure::Kept(format!("no dataflow: {e}")))?;
+    if !locals.is_empty() && !same {
+        // The live ranges overlap: keep their order.
+        tracing::debug!("live ranges overlap; scheduling again without reordering them");
+        sched = isl(
+            constraints(&ctx, &domain, &deps, false)?.compute_schedule(),
+            "compute a schedule",
+        )?;
+    }
     let root = isl(sched.get_root(), "walk the schedule")?;
     let mut bands = Vec::new();
     let root = mark(root, &mut bands, &ctx)?;

@@ -236,6 +236,7 @@ unsafe fn tile_band(
         model: Model::default(),
         stmts: vec![stmt],
         params,
+        arrays: Vec::new(),
     };
     unsafe { rebuild(first, true, &nest, Marks::Dims(&dims), &ast) }?;
     let note = partial.then(|| {

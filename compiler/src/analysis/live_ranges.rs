@@ -1,0 +1,277 @@
+//! Live ranges of a scop's local scalars (zero-dimensional buffers at the top of the
+//! scop, [`super::import::Scop::local_scalars`]): the dependences that let the scheduler
+//! reorder them (PPCG's live-range reordering, paper 001 sec. 6, after Verdoolaege and
+//! Cohen, "Live-Range Reordering", IMPACT 2016) and the test that lets a thread of a
+//! kernel have its own copy.
+//!
+//! A live range is a flow dependence on a local scalar: a write and the reads of the
+//! value it wrote. Two live ranges of one scalar may be executed in either order as
+//! long as they do not overlap. So the anti and output dependences of a local scalar
+//! are not validity constraints; they are *order* dependences (every read, and every
+//! write no read follows, before each later write), which isl's scheduler must respect
+//! only where an adjacent live range is not local to the band it computes (isl's
+//! conditional validity). A member on which every live range is local is coincident
+//! even though instances of it write the same scalar: each instance then needs a copy
+//! of its own, which [`private_within`] checks and `tessel-map-to-gpu` gives each
+//! thread. Arrays of other kinds keep their anti and output dependences as validity
+//! constraints: nothing expands them.
+
+use super::import::{isl_context, Model, DEPENDENCE_OPERATIONS};
+use isl_rs::{Context, UnionAccessInfo, UnionMap, UnionSet};
+
+fn isl<T>(r: Result<T, isl_rs::LibISLError>, what: &str) -> Result<T, String> {
+    r.map_err(|e| format!("isl could not {what}: {e:?}"))
+}
+
+/// The live ranges of one local scalar, in isl notation.
+#[derive(Clone, Debug)]
+pub struct LiveRanges {
+    /// The scalar's name in the model.
+    pub name: String,
+    /// Its flow dependences (exact dataflow).
+    pub flow: String,
+    /// Its order dependences: each read, and each write no read follows, to every
+    /// later write.
+    pub order: String,
+    /// The reads that find no write before them (the scalar is uninitialized there).
+    pub live_in: String,
+}
+
+/// The dependences of a model for a scheduler that may reorder live ranges.
+#[derive(Clone, Debug)]
+pub struct Reordering {
+    /// Every flow dependence, and the anti and output dependences of the arrays that
+    /// are not local scalars: validity, proximity and coincidence constraints.
+    pub validity: String,
+    /// The flow dependences of the local scalars: the conditions.
+    pub local_flow: String,
+    /// Their order dependences: conditional validity and proximity constraints.
+    pub local_order: String,
+    /// Each local scalar's live ranges.
+    pub scalars: Vec<LiveRanges>,
+}
+
+/// The union set of the arrays `names` (zero-dimensional).
+fn array_set(ctx: &Context, names: &[&str]) -> Result<UnionSet, String> {
+    let elems: Vec<String> = names.iter().map(|n| format!("{n}[]")).collect();
+    isl(
+        UnionSet::read_from_str(ctx, &format!("{{ {} }}", elems.join("; "))),
+        "read the local scalars",
+    )
+}
+
+/// The accesses of a model, parsed once.
+struct Accesses {
+    reads: UnionMap,
+    must: UnionMap,
+    may: UnionMap,
+    schedule: UnionMap,
+}
+
+impl Accesses {
+    fn parse(ctx: &Context, m: &Model) -> Result<Self, String> {
+        let map = |s: &str| isl(UnionMap::read_from_str(ctx, s), "read a map");
+        Ok(Accesses {
+            reads: map(&m.reads)?,
+            must: map(&m.must_writes)?,
+            may: map(&m.may_writes)?,
+            schedule: map(&m.schedule)?,
+        })
+    }
+
+    /// The accesses restricted to the arrays of `set`, or to all others (`keep`
+    /// false).
+    fn only(&self, set: &UnionSet, keep: bool) -> Result<Accesses, String> {
+        let pick = |u: &UnionMap| -> Result<UnionMap, String> {
+            let u = isl(u.copy(), "copy")?;
+            let s = isl(set.copy(), "copy")?;
+            match keep {
+                true => isl(u.intersect_range(s), "restrict to arrays"),
+                false => isl(u.subtract_range(s), "restrict to arrays"),
+            }
+        };
+        Ok(Accesses {
+            reads: pick(&self.reads)?,
+            must: pick(&self.must)?,
+            may: pick(&self.may)?,
+            schedule: isl(self.schedule.copy(), "copy")?,
+        })
+    }
+
+    fn writes(&self) -> Result<UnionMap, String> {
+        isl(
+            isl(self.must.copy(), "copy")?.union(isl(self.may.copy(), "copy")?),
+            "unite",
+        )
+    }
+
+    /// Exact dataflow: each read from the last write before it (may-writes as possible
+    /// sources); and the reads that have none.
+    fn flow(&self) -> Result<(UnionMap, UnionMap), String> {
+        let info = isl(
+            UnionAccessInfo::from_sink(isl(self.reads.copy(), "copy")?),
+            "build access info",
+        )?;
+        let info = isl(info.set_must_source(isl(self.must.copy(), "copy")?), "set sources")?;
+        let info = isl(info.set_may_source(isl(self.may.copy(), "copy")?), "set sources")?;
+        let info = isl(
+            info.set_schedule_map(isl(self.schedule.copy(), "copy")?),
+            "set schedule",
+        )?;
+        let flow = isl(info.compute_flow(), "compute flow")?;
+        Ok((
+            isl(flow.get_may_dependence(), "get flow")?,
+            isl(flow.get_may_no_source(), "get live-in reads")?,
+        ))
+    }
+
+    /// Memory-based dependences from the accesses `from` to every later write of the
+    /// same element.
+    fn to_later_writes(&self, from: UnionMap) -> Result<UnionMap, String> {
+        let pairs = isl(
+            from.apply_range(isl(self.writes()?.reverse(), "reverse")?),
+            "join",
+        )?;
+        let s = isl(self.schedule.copy(), "copy")?;
+        let before = isl(s.lex_lt_union_map(isl(self.schedule.copy(), "copy")?), "order")?;
+        isl(pairs.intersect(before), "intersect")
+    }
+}
+
+/// Prints `u` coalesced (where isl manages), with the operation count reset so that
+/// printing cannot meet the bound.
+fn text(ctx: &Context, u: UnionMap) -> Result<String, String> {
+    let u = match isl(u.copy(), "copy")?.coalesce() {
+        Ok(c) => c,
+        Err(e) if format!("{e:?}").contains("Quota") => {
+            return Err(format!(
+                "isl gave up after {DEPENDENCE_OPERATIONS} operations"
+            ));
+        }
+        Err(_) => u,
+    };
+    ctx.reset_operations();
+    isl(u.to_str(), "print").map(|t| t.to_string())
+}
+
+/// The dependences of `m` with the live ranges of the local scalars `locals` (names in
+/// the model) reorderable.
+pub fn reordering(m: &Model, locals: &[&str]) -> Result<Reordering, String> {
+    let ctx = isl_context();
+    ctx.set_max_operations(DEPENDENCE_OPERATIONS);
+    let all = Accesses::parse(&ctx, m)?;
+    let set = array_set(&ctx, locals)?;
+    let (flow, _) = all.flow()?;
+    let others = all.only(&set, false)?;
+    let touches = isl(others.reads.copy(), "copy")?;
+    let memory = others.to_later_writes(isl(touches.union(others.writes()?), "unite")?)?;
+    let mut validity = isl(flow.union(memory), "unite")?;
+    let mut scalars = Vec::new();
+    let mut local_flow = isl(UnionMap::read_from_str(&ctx, "{ }"), "build a map")?;
+    let mut local_order = isl(local_flow.copy(), "copy")?;
+    for name in locals {
+        let one = array_set(&ctx, &[name])?;
+        let acc = all.only(&one, true)?;
+        let (flow, live_in) = acc.flow()?;
+        // The writes that start no live range (dead), and the reads, before each later
+        // write.
+        let matched = isl(isl(flow.copy(), "copy")?.domain(), "take sources")?;
+        let unmatched = isl(acc.writes()?.subtract_domain(matched), "take dead writes")?;
+        let order = acc.to_later_writes(isl(
+            isl(acc.reads.copy(), "copy")?.union(unmatched),
+            "unite",
+        )?)?;
+        // Writes that may both be the source of one read keep their order (one of
+        // them may not write): PPCG's forced dependences between sources of one sink.
+        let shared_sink = isl(
+            isl(flow.copy(), "copy")?.apply_range(isl(isl(flow.copy(), "copy")?.reverse(), "reverse")?),
+            "pair sources",
+        )?;
+        let s = isl(acc.schedule.copy(), "copy")?;
+        let before = isl(s.lex_lt_union_map(isl(acc.schedule.copy(), "copy")?), "order")?;
+        validity = isl(validity.union(isl(shared_sink.intersect(before), "intersect")?), "unite")?;
+        local_flow = isl(local_flow.union(isl(flow.copy(), "copy")?), "unite")?;
+        local_order = isl(local_order.union(isl(order.copy(), "copy")?), "unite")?;
+        scalars.push(LiveRanges {
+            name: name.to_string(),
+            flow: text(&ctx, flow)?,
+            order: text(&ctx, order)?,
+            live_in: text(&ctx, live_in)?,
+        });
+    }
+    Ok(Reordering {
+        validity: text(&ctx, validity)?,
+        local_flow: text(&ctx, local_flow)?,
+        local_order: text(&ctx, local_order)?,
+        scalars,
+    })
+}
+
+/// Whether a local scalar with live ranges `r` can have a copy of its own in each
+/// instance of the first `depth` dimensions of the statements `inside` (model name and
+/// number of dimensions of each): every live range that starts or ends in one of them
+/// starts and ends there, in one instance of those dimensions, and no read there finds
+/// the scalar uninitialized.
+pub fn private_within(r: &LiveRanges, inside: &[(String, usize)], depth: usize) -> Result<bool, String> {
+    let ctx = isl_context();
+    ctx.set_max_operations(DEPENDENCE_OPERATIONS);
+    let vars = |p: &str, n: usize| (0..n).map(|k| format!("{p}{k}")).collect::<Vec<_>>();
+    let spaces: Vec<String> = inside
+        .iter()
+        .map(|(s, n)| format!("{s}[{}]", vars("i", *n).join(", ")))
+        .collect();
+    let set = isl(
+        UnionSet::read_from_str(&ctx, &format!("{{ {} }}", spaces.join("; "))),
+        "read statements",
+    )?;
+    let mut pairs = Vec::new();
+    for (a, n) in inside {
+        for (b, m) in inside {
+            if depth > (*n).min(*m) {
+                return Ok(false);
+            }
+            let same: Vec<String> = (0..depth).map(|k| format!("x{k} = y{k}")).collect();
+            let cond = match same.is_empty() {
+                true => String::new(),
+                false => format!(" : {}", same.join(" and ")),
+            };
+            pairs.push(format!(
+                "{a}[{}] -> {b}[{}]{cond}",
+                vars("x", *n).join(", "),
+                vars("y", *m).join(", ")
+            ));
+        }
+    }
+    let allowed = isl(
+        UnionMap::read_from_str(&ctx, &format!("{{ {} }}", pairs.join("; "))),
+        "read a map",
+    )?;
+    let flow = isl(UnionMap::read_from_str(&ctx, &r.flow), "read a map")?;
+    let touching = isl(
+        isl(flow.copy(), "copy")?
+            .intersect_domain(isl(set.copy(), "copy")?)
+            .and_then(|f| f.union(flow.intersect_range(set.copy()?)?)),
+        "take live ranges",
+    )?;
+    let live_in = isl(UnionMap::read_from_str(&ctx, &r.live_in), "read a map")?;
+    let uninitialized = isl(live_in.intersect_domain(set), "take reads")?;
+    Ok(isl(touching.is_subset(&allowed), "compare")? && isl(uninitialized.is_empty(), "test")?)
+}
+
+/// Whether every read of the local scalars `locals` finds the same write (or none) under
+/// the schedule `schedule` (a map from the instances of `m` to their dates) as in the
+/// original order: the live ranges were reordered without overlapping. isl's scheduler
+/// does not enforce a conditional validity constraint whose adjacent condition crosses
+/// the sequence it splits a graph into, so its result is checked.
+pub fn same_dataflow(m: &Model, locals: &[&str], schedule: &str) -> Result<bool, String> {
+    let ctx = isl_context();
+    ctx.set_max_operations(DEPENDENCE_OPERATIONS);
+    let all = Accesses::parse(&ctx, m)?;
+    let set = array_set(&ctx, locals)?;
+    let before = all.only(&set, true)?;
+    let mut after = all.only(&set, true)?;
+    after.schedule = isl(UnionMap::read_from_str(&ctx, schedule), "read the schedule")?;
+    let (f0, l0) = before.flow()?;
+    let (f1, l1) = after.flow()?;
+    Ok(isl(f0.is_equal(&f1), "compare")? && isl(l0.is_equal(&l1), "compare")?)
+}
