@@ -11,12 +11,19 @@
 //!    003's loop/thread swap, with paper 004's coalescing test reduced to that count);
 //!    else a 1-D kernel of 256 threads per block. Loops and conditions that hold a
 //!    parallel loop deeper stay on the host (PPCG sec. 6.3: outer sequential loops on the
-//!    host, several kernels per scop). Any other run of statements runs on the device
-//!    in a kernel of one thread, since the data lives there; index arithmetic and
-//!    constants stay on the host.
+//!    host, several kernels per scop). A local scalar (a zero-dimensional buffer at the
+//!    top of the scop) that a parallel loop writes must be private to each thread:
+//!    every live range that touches the loop lies within one iteration of it (and of
+//!    the loops around it) and no read there finds it uninitialized, as isl checks
+//!    ([`crate::analysis::live_ranges::private_within`]); where not, the loop is not
+//!    mapped (its iterations would share the scalar) and is planned as a sequential
+//!    one. Any other run of statements runs on the device in a kernel of one thread,
+//!    since the data lives there; index arithmetic and constants stay on the host.
 //! 2. Data: each array the scop uses is allocated on the device (`gpu.alloc`) and
 //!    copied in before the scop; the arrays it writes are copied back after it; buffers
-//!    at the top of the scop become device buffers. (The transfers are every array
+//!    at the top of the scop become device buffers, but a local scalar private to the
+//!    threads of a kernel becomes a `memref.alloca` inside the kernel (a register after
+//!    LLVM's SROA). (The transfers are every array
 //!    whole: the isl-computed transfers are a later step.)
 //! 3. Kernels: `gpu.launch` with the grid from the loops' trip counts, each thread's
 //!    counter `lb + (block_id * block_dim + thread_id) * step` guarded by the trip count;

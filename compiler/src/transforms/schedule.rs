@@ -3,20 +3,34 @@
 //! the schedule's permutable bands and coincident (parallel) members on the loops.
 //!
 //! Phases, for each scop:
-//! 0. A value that one statement computes from memory and another uses (a load hoisted
-//!    out of a loop) goes through memory: a buffer (`memref.alloca`) at the top of the
-//!    scop, stored after the value is computed and loaded before each use elsewhere, so
-//!    that the dependence is in the model. Pure values (constants, index arithmetic) are
-//!    recomputed where used by the rebuild instead.
+//! 0. Local scalars (zero-dimensional buffers at the top of the scop) are cleaned up
+//!    ([`super::scalars`]): a load just after a store in the same block is the stored
+//!    value. A value that one statement computes from memory and another uses (a load
+//!    hoisted out of a loop) goes through memory: a new local scalar, stored after the
+//!    value is computed and loaded before each use elsewhere, so that the dependence is
+//!    in the model. Pure values (constants, index arithmetic) are recomputed where used
+//!    by the rebuild instead.
 //! 1. Import the polyhedral model from the affine operations
-//!    ([`crate::analysis::import`]) and compute its dependences: exact flow, and the
-//!    memory-based anti and output dependences.
-//! 2. Schedule: every dependence is a validity constraint (nothing is reordered across
-//!    it), a proximity constraint (the scheduler keeps its ends close: fusion, reuse) and
-//!    a coincidence constraint (a member is coincident only where no dependence crosses
-//!    its iterations). isl's algorithm is Pluto-style (bands of permutable members, the
-//!    outer ones coincident where possible) with Feautrier's as the fallback when it
-//!    finds no more bands; `algorithm=feautrier` uses Feautrier's throughout.
+//!    ([`crate::analysis::import`]) and compute its dependences
+//!    ([`crate::analysis::live_ranges`]): exact flow; the memory-based anti and output
+//!    dependences of arrays; the live ranges of local scalars and their order
+//!    dependences. Statements that only write local scalars nothing reads are removed
+//!    (and the model imported again).
+//! 2. Schedule: every dependence but the local scalars' order dependences is a validity
+//!    constraint (nothing is reordered across it), a proximity constraint (the scheduler
+//!    keeps its ends close: fusion, reuse) and a coincidence constraint (a member is
+//!    coincident only where no dependence crosses its iterations). The order
+//!    dependences are proximity and conditional validity constraints: live ranges may
+//!    be reordered but not overlap (PPCG's live-range reordering), so a loop whose
+//!    iterations each write and read a scalar of their own is coincident. isl does not
+//!    always keep them apart (a condition that crosses the sequence it splits a graph
+//!    into is forgotten), so the result's dataflow on local scalars is compared with
+//!    the original's, and where it differs the scop is scheduled again with the order
+//!    dependences as validity constraints. isl's algorithm is Pluto-style (bands of
+//!    permutable members, the outer ones coincident where possible, as many coincident
+//!    members per band as it can: isl's `schedule_maximize_coincidence`, which keeps
+//!    fusion from serializing an inner parallel loop) with Feautrier's as the fallback
+//!    when it finds no more bands; `algorithm=feautrier` uses Feautrier's throughout.
 //!    `fuse=max` (default) lets isl fuse strongly connected components; `fuse=min`
 //!    schedules each on its own (PPCG's `--no-isl-schedule-...`: isl's
 //!    `serialize_sccs`).
@@ -326,6 +340,7 @@ unsafe fn schedule(op: MlirOperation, s: &Settings) -> Result<(), Failure> {
         o,
     )?;
     isl(isl_rs::Options::set_schedule_outer_coincidence(&ctx, 1), o)?;
+    isl(isl_rs::Options::set_schedule_maximize_coincidence(&ctx, 1), o)?;
     isl(
         isl_rs::Options::set_schedule_maximize_band_depth(&ctx, 1),
         o,
