@@ -5,6 +5,10 @@
 // RUN: tessel-opt %s --tessel-schedule --tessel-map-to-gpu -o %t.mlir
 // RUN: tessel-run %t.mlir --device=sim --profile=%t.json | FileCheck %s --check-prefix=OUT
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=PROFILE
+// The tiled mapping: the module tiled, mapped, and run on sim.
+// RUN: tessel-opt %s --tessel-schedule --tessel-tile=sizes=64,64,16 --tessel-map-to-gpu -o %t.tiled.mlir
+// RUN: FileCheck %s --input-file=%t.tiled.mlir --check-prefix=TILED
+// RUN: tessel-run %t.tiled.mlir --device=sim | FileCheck %s --check-prefix=OUT
 
 // A parallel loop: the array is copied to the device, a 1-D launch of 256-thread blocks
 // over ceil(n / 256) blocks runs the body guarded by the trip count, the written
@@ -85,12 +89,13 @@ func.func @columns(%A: memref<100x64xf32>, %B: memref<100x64xf32>) {
 
 // A local scalar (a buffer at the top of the scop) that each thread writes and then
 // reads back: every live range is inside one thread, so each thread gets its own copy
-// (an alloca inside the kernel) and the loops run in parallel.
+// (an alloca at the kernel's entry, which LLVM promotes to a register) and the loops
+// run in parallel.
 // CHECK-LABEL: func.func @rowsum(
 // CHECK-NOT: gpu.alloc () : memref<f32>
 // CHECK: gpu.launch
-// CHECK: scf.if
 // CHECK-NEXT: %[[ACC:.*]] = memref.alloca() : memref<f32>
+// CHECK: scf.if
 // CHECK-NEXT: memref.store %{{.*}}, %[[ACC]][]
 // CHECK-NEXT: scf.for
 // CHECK: memref.load %[[ACC]][]
@@ -138,6 +143,45 @@ func.func @last(%x: memref<16xf32>, %y: memref<16xf32>) {
   return
 }
 
+// Tiles to blocks, points to threads (paper 001 Fig. 2, PPCG's matrix product): the
+// band (i, j, k) is tiled 64 x 64 x 16; the coincident tile loops of i and j become a
+// grid of 2 x 2 blocks of 32 x 32 threads (thread x on j: the accesses to B and C are
+// then coalesced); k's tile loop runs inside the kernel; each thread covers 2 x 2
+// points of its tile, its point loops starting at its thread id with the block's
+// extent as step; k's point loop runs whole.
+// TILED-LABEL: func.func @mm(
+// TILED: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %c2, %{{.*}} = %c2, %{{.*}} = %c1) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c32, %{{.*}} = %c1)
+// TILED: scf.if
+// TILED-NEXT: scf.for %[[KT:.*]] = %c0 to %c8 step %c1 {
+// TILED-NEXT: %[[I0:.*]] = arith.muli %[[BY]], %c64
+// TILED: %[[IT:.*]] = arith.addi %[[I0]], %[[TY]]
+// TILED-NEXT: scf.for %[[I:.*]] = %[[IT]] to %{{.*}} step %c32 {
+// TILED-NEXT: %[[J0:.*]] = arith.muli %[[BX]], %c64
+// TILED: %[[JT:.*]] = arith.addi %[[J0]], %[[TX]]
+// TILED-NEXT: scf.for %[[J:.*]] = %[[JT]] to %{{.*}} step %c32 {
+// TILED-NEXT: %[[K0:.*]] = arith.muli %[[KT]], %c16
+// TILED: scf.for %[[K:.*]] = %[[K0]] to %{{.*}} step %c1 {
+// TILED-NEXT: memref.load %{{.*}}[%[[I]], %[[K]]]
+// TILED-NEXT: memref.load %{{.*}}[%[[K]], %[[J]]]
+// TILED-NEXT: memref.load %{{.*}}[%[[I]], %[[J]]]
+func.func @mm(%A: memref<128x128xf32>, %B: memref<128x128xf32>, %C: memref<128x128xf32>) {
+  tpoly.scop {
+    affine.for %i = 0 to 128 {
+      affine.for %j = 0 to 128 {
+        affine.for %k = 0 to 128 {
+          %a = affine.load %A[%i, %k] : memref<128x128xf32>
+          %b = affine.load %B[%k, %j] : memref<128x128xf32>
+          %c = affine.load %C[%i, %j] : memref<128x128xf32>
+          %p = arith.mulf %a, %b : f32
+          %s = arith.addf %c, %p : f32
+          affine.store %s, %C[%i, %j] : memref<128x128xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
 // A scop with results is not mapped: a remark says why.
 // DIAG: map-to-gpu.mlir:[[# @LINE + 3]]:8: remark: scop not mapped to the GPU: the scop has results
 // CHECK-LABEL: func.func @results(
@@ -160,6 +204,8 @@ func.func @results(%A: memref<10xf32>) -> index {
 // OUT-NEXT: 8
 // OUT-NEXT: 32
 // OUT-NEXT: 15
+// A product of ones by twos over 128: 256.
+// OUT-NEXT: 256
 // PROFILE: "kernel": "twod_k0"
 func.func @main() {
   %c0 = arith.constant 0 : index
@@ -211,6 +257,22 @@ func.func @main() {
   func.call @last(%X, %Y) : (memref<16xf32>, memref<16xf32>) -> ()
   %l = memref.load %Y[%c0] : memref<16xf32>
   func.call @tessel_print_f32(%l) : (f32) -> ()
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  %MA = memref.alloc() : memref<128x128xf32>
+  %MB = memref.alloc() : memref<128x128xf32>
+  %MC = memref.alloc() : memref<128x128xf32>
+  scf.for %i = %c0 to %c128 step %c1 {
+    scf.for %j = %c0 to %c128 step %c1 {
+      memref.store %one, %MA[%i, %j] : memref<128x128xf32>
+      memref.store %two, %MB[%i, %j] : memref<128x128xf32>
+      memref.store %zero, %MC[%i, %j] : memref<128x128xf32>
+    }
+  }
+  func.call @mm(%MA, %MB, %MC) : (memref<128x128xf32>, memref<128x128xf32>, memref<128x128xf32>) -> ()
+  %m = memref.load %MC[%c2, %c100] : memref<128x128xf32>
+  func.call @tessel_print_f32(%m) : (f32) -> ()
   return
 }
 func.func private @tessel_print_f32(f32)

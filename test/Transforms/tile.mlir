@@ -19,8 +19,8 @@
 // CHECK-NEXT: affine.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]]
 // CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.member = 1 : i64, tpoly.permutable, tpoly.point}
 // CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable, tpoly.point}
-// CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.member = 1 : i64, tpoly.permutable, tpoly.tile}
-// CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable, tpoly.tile}
+// CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.member = 1 : i64, tpoly.permutable, tpoly.tile = 16 : i64}
+// CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable, tpoly.tile = 32 : i64}
 // Without sizes: 32 for each member of a 2-member band.
 // DEFAULT-LABEL: func.func @rect(
 // DEFAULT: tpoly.scop tile_sizes [32, 32] {
@@ -78,7 +78,7 @@ func.func @tri(%A: memref<?x?xf32>, %n: index) {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 100 {
 // CHECK: } {tpoly.band = 1 : i64, tpoly.member = 1 : i64, tpoly.permutable}
 // CHECK: } {tpoly.band = 1 : i64, tpoly.member = 0 : i64, tpoly.permutable, tpoly.point}
-// CHECK-NEXT: } {tpoly.band = 1 : i64, tpoly.member = 0 : i64, tpoly.permutable, tpoly.tile}
+// CHECK-NEXT: } {tpoly.band = 1 : i64, tpoly.member = 0 : i64, tpoly.permutable, tpoly.tile = 32 : i64}
 // DIAG: tile.mlir:[[# @LINE + 9]]:5: remark: band tiled in its first 1 members only
 func.func @partial(%A: memref<100x100xf32>, %B: memref<100xf32>, %x: f32) {
   tpoly.scop {

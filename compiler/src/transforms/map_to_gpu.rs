@@ -1,5 +1,6 @@
 //! `tessel-map-to-gpu` (MapToGpu): turns every `tpoly.scop` into host code that runs its
-//! parallel loops as GPU kernels: the untiled mapping, one thread per iteration.
+//! parallel loops as GPU kernels: tile loops to blocks and point loops to threads for a
+//! band `tessel-tile` tiled, else one thread per iteration (the untiled mapping).
 //!
 //! Phases, for each scop:
 //! 1. Plan (nothing changes if any step cannot be done; a remark says why): walk the
@@ -9,7 +10,15 @@
 //!    threads per block, thread x on the loop that leaves fewer accesses uncoalesced (a
 //!    subscript other than the last varying with it), the inner one on a tie (paper
 //!    003's loop/thread swap, with paper 004's coalescing test reduced to that count);
-//!    else a 1-D kernel of 256 threads per block. Loops and conditions that hold a
+//!    else a 1-D kernel of 256 threads per block. A coincident tile loop (`tpoly.tile`,
+//!    its tile size) with the coincident tile loop of the same band inside it instead
+//!    becomes a 2-D grid of one block per tile (else a 1-D grid), and the two point loops
+//!    of those members (found down the band's perfectly nested loops; the tile loops of
+//!    other members in between stay loops in the kernel) run over the block's threads:
+//!    thread t takes points t, t + block extent, ... of its tile (PPCG sec. 6.3, Fig. 2).
+//!    A block has a thread per point of the tile within the limits (x at most 32 wide,
+//!    256 for a 1-D grid; at most 1024 threads), thread x on the point loop that leaves
+//!    fewer accesses uncoalesced. Loops and conditions that hold a
 //!    parallel loop deeper stay on the host (PPCG sec. 6.3: outer sequential loops on the
 //!    host, several kernels per scop). A local scalar (a zero-dimensional buffer at the
 //!    top of the scop) that a parallel loop writes must be private to each thread:
@@ -101,6 +110,11 @@ enum Action {
     /// A parallel loop (with the parallel loop inside it for a 2-D kernel), and the
     /// local scalars each of its threads has a copy of.
     Kernel(MlirOperation, Option<MlirOperation>, Vec<MlirValue>),
+    /// The parallel tile loops of a tiled band (one or two, outermost first), their point
+    /// loops (in the same order), and the local scalars private to each thread: a kernel
+    /// with a block per tile and threads over the tile's points, each thread covering
+    /// several points when the tile is larger than the block.
+    Tiled(Vec<MlirOperation>, Vec<MlirOperation>, Vec<MlirValue>),
     /// A loop or condition that stays on the host: the plan of each of its blocks.
     Host(Vec<Vec<Action>>),
     /// Statements run by one thread, and the host operations among them (index
@@ -154,6 +168,67 @@ unsafe fn inner_parallel(outer: MlirOperation) -> Option<MlirOperation> {
     (unsafe { parallel(*inner) } && !uses_counter).then_some(*inner)
 }
 
+unsafe fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
+    let a = unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) };
+    (!a.ptr.is_null() && unsafe { mlirAttributeIsAInteger(a) })
+        .then(|| unsafe { mlirIntegerAttrGetValueInt(a) })
+}
+
+/// The tiled kernel of the parallel loop `o` when it is a tile loop (`tpoly.tile`, from
+/// `tessel-tile`): with the parallel tile loop of the same band that is the only
+/// operation of its body, a 2-D one, else a 1-D one; each tile loop's point loop is
+/// found down the band's perfectly nested loops. `None` when `o` is not a tile loop, a
+/// point loop is missing, or a local scalar it writes cannot be private to a thread.
+unsafe fn plan_tiled(o: MlirOperation, privacy: &Privacy) -> Option<Action> {
+    unsafe {
+        let band = int_attr(o, "tpoly.band")?;
+        int_attr(o, "tpoly.tile")?;
+        let mut tiles = vec![o];
+        if let Some(m) = inner_parallel(o) {
+            if int_attr(m, "tpoly.tile").is_some() && int_attr(m, "tpoly.band") == Some(band) {
+                tiles.push(m);
+            }
+        }
+        // The point loops, down the band's loops that are each the only operation of
+        // the loop around.
+        let members: Vec<Option<i64>> = tiles.iter().map(|t| int_attr(*t, "tpoly.member")).collect();
+        let mut points: Vec<Option<MlirOperation>> = vec![None; tiles.len()];
+        let mut cur = *tiles.last()?;
+        loop {
+            let ops = ops_of(body(cur));
+            let [c] = ops.as_slice() else { break };
+            if op_name(*c) != "affine.for" || int_attr(*c, "tpoly.band") != Some(band) {
+                break;
+            }
+            if has(*c, "tpoly.point") {
+                if let Some(k) = members.iter().position(|m| *m == int_attr(*c, "tpoly.member")) {
+                    points[k] = Some(*c);
+                }
+            }
+            cur = *c;
+        }
+        while tiles.len() > 1 && points.last()?.is_none() {
+            tiles.pop();
+            points.pop();
+        }
+        let points: Vec<MlirOperation> = points.into_iter().collect::<Option<_>>()?;
+        // The deepest point loop: the private copies must hold for each point.
+        let deepest = *points
+            .iter()
+            .max_by_key(|p| {
+                let mut d = 0;
+                let mut x = **p;
+                while !x.ptr.is_null() {
+                    d += 1;
+                    x = mlirOperationGetParentOperation(x);
+                }
+                d
+            })?;
+        let private = privacy.private(o, deepest)?;
+        Some(Action::Tiled(tiles, points, private))
+    }
+}
+
 /// The plan of block `b` (`top`: the scop's own block, whose buffers become device
 /// buffers).
 unsafe fn plan(b: MlirBlock, top: bool, privacy: &Privacy) -> Result<Vec<Action>, String> {
@@ -196,18 +271,26 @@ unsafe fn plan(b: MlirBlock, top: bool, privacy: &Privacy) -> Result<Vec<Action>
         let name = unsafe { op_name(o) };
         // A 2-D kernel, else a 1-D one, where each thread can have its own copy of the
         // local scalars it writes.
+        let tiled = match unsafe { parallel(o) } {
+            true => unsafe { plan_tiled(o, privacy) },
+            false => None,
+        };
         let kernel = match unsafe { parallel(o) } {
             false => None,
             true => {
                 let inner = unsafe { inner_parallel(o) };
                 let two = match inner {
-                    Some(m) => unsafe { privacy.private(o, Some(m)) }.map(|p| (Some(m), p)),
+                    Some(m) => unsafe { privacy.private(o, m) }.map(|p| (Some(m), p)),
                     None => None,
                 };
-                two.or_else(|| unsafe { privacy.private(o, None) }.map(|p| (None, p)))
+                two.or_else(|| unsafe { privacy.private(o, o) }.map(|p| (None, p)))
             }
         };
-        if let Some((inner, private)) = kernel {
+        if let Some(action) = tiled {
+            flush(&mut run, &mut hoist, &mut out)?;
+            device.insert(o.ptr as usize);
+            out.push(action);
+        } else if let Some((inner, private)) = kernel {
             flush(&mut run, &mut hoist, &mut out)?;
             device.insert(o.ptr as usize);
             out.push(Action::Kernel(o, inner, private));
@@ -352,15 +435,17 @@ unsafe fn constant(at: MlirOperation, c: i64) -> Result<MlirValue, String> {
     Ok(unsafe { instantiate(at, &text, &[])? }.0[0])
 }
 
-/// A launch before `at` running `ops` (moved into it) with the given sizes; returns the
-/// guard's block and the two thread counters.
+/// A launch before `at` from the skeleton `template` (`LAUNCH` or `TILED_LAUNCH`) with
+/// the given sizes; returns the guard's block, its two counters, the two thread ids and
+/// the launch.
 unsafe fn launch(
     at: MlirOperation,
+    template: &str,
     sizes: &[MlirValue; 12],
     name: &str,
-) -> Result<(MlirBlock, MlirValue, MlirValue), String> {
+) -> Result<Launch, String> {
     unsafe {
-        let (_, ops) = instantiate(at, &LAUNCH.replace("KERNEL", name), sizes)?;
+        let (_, ops) = instantiate(at, &template.replace("KERNEL", name), sizes)?;
         let l = ops[0];
         let guard = *block_ops(body(l))
             .iter()
@@ -368,11 +453,78 @@ unsafe fn launch(
             .expect("the launch template has a guard");
         let then = body(guard);
         let inner = block_ops(then);
-        Ok((
+        Ok(Launch {
             then,
-            mlirOperationGetResult(inner[1], 0),
-            mlirOperationGetResult(inner[3], 0),
-        ))
+            x: mlirOperationGetResult(inner[1], 0),
+            y: mlirOperationGetResult(inner[3], 0),
+            tx: mlirBlockGetArgument(body(l), 3),
+            ty: mlirBlockGetArgument(body(l), 4),
+            op: l,
+        })
+    }
+}
+
+/// A launch made by [`launch`].
+struct Launch {
+    then: MlirBlock,
+    x: MlirValue,
+    y: MlirValue,
+    tx: MlirValue,
+    ty: MlirValue,
+    op: MlirOperation,
+}
+
+/// The skeleton of a tiled kernel: as `LAUNCH`, but with a block per tile (the guard's
+/// counters are the tile loops' counters, from the block ids) and the thread ids left
+/// to the point loops.
+const TILED_LAUNCH: &str = "func.func @launch(%gx: index, %gy: index, %gz: index, %bx: index, %by: index, %bz: index, %nx: index, %ny: index, %lx: index, %ly: index, %sx: index, %sy: index) {
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %gx, %g1 = %gy, %g2 = %gz) threads(%t0, %t1, %t2) in (%s0 = %bx, %s1 = %by, %s2 = %bz) module(@tessel_kernels) function(@KERNEL) {
+    %cx = arith.cmpi slt, %b0, %nx : index
+    %cy = arith.cmpi slt, %b1, %ny : index
+    %c = arith.andi %cx, %cy : i1
+    scf.if %c {
+      %mx = arith.muli %b0, %sx : index
+      %ix = arith.addi %lx, %mx : index
+      %my = arith.muli %b1, %sy : index
+      %iy = arith.addi %ly, %my : index
+    }
+    gpu.terminator
+  }
+  return
+}";
+
+/// A point loop run by the threads of a block: thread `t` of `b` takes the points
+/// `lo + t * step`, `lo + (t + b) * step`, ... below `hi`.
+const POINTS: &str = "func.func @points(%lo: index, %hi: index, %step: index, %t: index, %b: index) {
+  %o = arith.muli %t, %step : index
+  %l = arith.addi %lo, %o : index
+  %s = arith.muli %step, %b : index
+  scf.for %p = %l to %hi step %s {
+  }
+  return
+}";
+
+/// Moves the operations without operands that allocate memory (`memref.alloca`, the
+/// private copies of local scalars) inside the launch `l` to the start of its body: an
+/// allocation inside a loop or a condition would be a dynamic one, which LLVM does not
+/// promote to registers.
+unsafe fn hoist_allocas(l: MlirOperation) {
+    unsafe fn collect(op: MlirOperation, out: &mut Vec<MlirOperation>) {
+        for c in unsafe { children(op) } {
+            if unsafe { op_name(c) == "memref.alloca" && mlirOperationGetNumOperands(c) == 0 } {
+                out.push(c);
+            }
+            unsafe { collect(c, out) };
+        }
+    }
+    let mut found = Vec::new();
+    unsafe {
+        collect(l, &mut found);
+        let entry = body(l);
+        for a in found.into_iter().rev() {
+            mlirOperationRemoveFromParent(a);
+            mlirBlockInsertOwnedOperation(entry, 0, a);
+        }
     }
 }
 
@@ -417,8 +569,9 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                 let one = constant(ops[0], 1)?;
                 let zero = constant(ops[0], 0)?;
                 let sizes = [one, one, one, one, one, one, one, one, zero, zero, one, one];
-                let (then, _, _) = launch(ops[0], &sizes, &names.next())?;
-                move_into(&ops, then);
+                let k = launch(ops[0], LAUNCH, &sizes, &names.next())?;
+                move_into(&ops, k.then);
+                hoist_allocas(k.op);
             },
             Action::Kernel(outer, inner, _) => unsafe {
                 let one = constant(outer, 1)?;
@@ -455,20 +608,74 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                         t_outer[1], one, one, bxv, one, one, t_outer[0], one, lo, zero, step, one,
                     ],
                 };
-                let (then, x, y) = launch(outer, &sizes, &names.next())?;
+                let k = launch(outer, LAUNCH, &sizes, &names.next())?;
                 match inner {
                     Some(m) => {
-                        let (xv, yv) = if swap { (y, x) } else { (x, y) };
+                        let (xv, yv) = if swap { (k.y, k.x) } else { (k.x, k.y) };
                         mlirValueReplaceAllUsesOfWith(iv(outer), yv);
                         mlirValueReplaceAllUsesOfWith(iv(m), xv);
-                        move_into(&ops_of(body(m)), then);
+                        move_into(&ops_of(body(m)), k.then);
                     }
                     None => {
-                        mlirValueReplaceAllUsesOfWith(iv(outer), x);
-                        move_into(&ops_of(body(outer)), then);
+                        mlirValueReplaceAllUsesOfWith(iv(outer), k.x);
+                        move_into(&ops_of(body(outer)), k.then);
                     }
                 }
                 mlirOperationDestroy(outer);
+                hoist_allocas(k.op);
+            },
+            Action::Tiled(tiles, points, _) => unsafe {
+                let o = tiles[0];
+                let one = constant(o, 1)?;
+                let zero = constant(o, 0)?;
+                // Per member: the tile loop's bounds and trip count (the grid extent).
+                let mut dims = Vec::new();
+                for t in &tiles {
+                    let [lo, hi, step] = bounds(*t, o)?;
+                    let (n, _) = instantiate(o, TRIPS, &[lo, hi, step, one])?;
+                    let size = int_attr(*t, "tpoly.tile").unwrap_or(32);
+                    dims.push((lo, step, n[0], n[1], size));
+                }
+                // Thread x on the point loop that leaves fewer accesses uncoalesced (the
+                // inner one on a tie).
+                let deepest = points[points.len() - 1];
+                let (xi, yi) = match points.len() {
+                    1 => (0, None),
+                    _ if uncoalesced(deepest, iv(points[0])) < uncoalesced(deepest, iv(points[1])) => {
+                        (0, Some(1))
+                    }
+                    _ => (1, Some(0)),
+                };
+                // A thread per point of the tile, within a block's limits: x at most 32
+                // wide (256 for one dimension), at most 1024 threads; a thread covers
+                // several points of a larger tile.
+                let bx = dims[xi].4.min(if yi.is_some() { 32 } else { 256 }).max(1);
+                let by = yi.map_or(1, |y| dims[y].4.min(1024 / bx).max(1));
+                let (bxv, byv) = (constant(o, bx)?, constant(o, by)?);
+                let x = dims[xi];
+                let (ly, sy, ny, gy) = match yi {
+                    Some(y) => (dims[y].0, dims[y].1, dims[y].2, dims[y].3),
+                    None => (zero, one, one, one),
+                };
+                let sizes = [x.3, gy, one, bxv, byv, one, x.2, ny, x.0, ly, x.1, sy];
+                let k = launch(o, TILED_LAUNCH, &sizes, &names.next())?;
+                mlirValueReplaceAllUsesOfWith(iv(tiles[xi]), k.x);
+                if let Some(y) = yi {
+                    mlirValueReplaceAllUsesOfWith(iv(tiles[y]), k.y);
+                }
+                move_into(&ops_of(body(tiles[tiles.len() - 1])), k.then);
+                mlirOperationDestroy(o);
+                // Each point loop over the block's threads, outermost first.
+                for (m, p) in points.iter().enumerate() {
+                    let (t, b) = if m == xi { (k.tx, bxv) } else { (k.ty, byv) };
+                    let [lo, hi, step] = bounds(*p, *p)?;
+                    let (_, made) = instantiate(*p, POINTS, &[lo, hi, step, t, b])?;
+                    let f = made[made.len() - 1];
+                    move_into(&ops_of(body(*p)), body(f));
+                    mlirValueReplaceAllUsesOfWith(iv(*p), mlirBlockGetArgument(body(f), 0));
+                    mlirOperationDestroy(*p);
+                }
+                hoist_allocas(k.op);
             },
         }
     }
@@ -527,12 +734,13 @@ impl Privacy {
         }
     }
 
-    /// The local scalars that the body of `l` writes, when a kernel of `l` (and
-    /// `inner`, for a 2-D kernel) can give each thread its own copy of them; `None` when
-    /// it cannot (a value crosses threads or kernels: the loop is not parallel with one
-    /// copy shared).
-    unsafe fn private(&self, l: MlirOperation, inner: Option<MlirOperation>) -> Option<Vec<MlirValue>> {
-        let counter = unsafe { iv(l) };
+    /// The local scalars that the body of `l` writes, when a kernel of `l` whose
+    /// threads run the iterations of the loops down to `deepest` (each iteration within
+    /// one thread) can give each thread its own copy of them; `None` when it cannot (a
+    /// value crosses iterations or kernels: the loop is not parallel with one copy
+    /// shared).
+    unsafe fn private(&self, l: MlirOperation, deepest: MlirOperation) -> Option<Vec<MlirValue>> {
+        let counter = unsafe { iv(deepest) };
         let inside: Vec<&(String, MlirOperation, Vec<MlirValue>)> = self
             .stmts
             .iter()
@@ -547,8 +755,7 @@ impl Privacy {
             let depth = inside
                 .first()
                 .and_then(|(_, _, ivs)| ivs.iter().position(|x| x.ptr == counter.ptr))?
-                + 1
-                + inner.is_some() as usize;
+                + 1;
             let named: Vec<(String, usize)> =
                 inside.iter().map(|(n, _, ivs)| (n.clone(), ivs.len())).collect();
             if !private_within(r, &named, depth).ok()? {
@@ -571,19 +778,31 @@ unsafe fn privatize(actions: &[Action]) {
                 }
             }
             Action::Serial(..) => {}
-            Action::Kernel(outer, inner, private) => unsafe {
-                let b = body(inner.unwrap_or(*outer));
-                for v in private {
-                    let copy = mlirOperationClone(mlirOpResultGetOwner(*v));
-                    mlirBlockInsertOwnedOperation(b, 0, copy);
-                    let mine = mlirOperationGetResult(copy, 0);
-                    for (user, k) in crate::mlir::uses(*v) {
-                        if crate::analysis::import::within(user, *outer) {
-                            mlirOperationSetOperand(user, k, mine);
-                        }
-                    }
-                }
+            Action::Tiled(tiles, _, private) => unsafe {
+                private_copies(tiles[0], tiles[tiles.len() - 1], private)
             },
+            Action::Kernel(outer, inner, private) => unsafe {
+                private_copies(*outer, inner.unwrap_or(*outer), private)
+            },
+        }
+    }
+}
+
+/// Gives the loop nest `outer` its own copy of each local scalar of `private`: a
+/// `memref.alloca` at the top of the body of `moved` (the loop whose body becomes the
+/// kernel's), hoisted to the kernel's entry once the nest is a kernel.
+unsafe fn private_copies(outer: MlirOperation, moved: MlirOperation, private: &[MlirValue]) {
+    unsafe {
+        let b = body(moved);
+        for v in private {
+            let copy = mlirOperationClone(mlirOpResultGetOwner(*v));
+            mlirBlockInsertOwnedOperation(b, 0, copy);
+            let mine = mlirOperationGetResult(copy, 0);
+            for (user, k) in crate::mlir::uses(*v) {
+                if crate::analysis::import::within(user, outer) {
+                    mlirOperationSetOperand(user, k, mine);
+                }
+            }
         }
     }
 }

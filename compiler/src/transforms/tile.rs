@@ -1,15 +1,16 @@
 //! `tessel-tile` (Tile): tiles the outermost permutable bands that `tessel-schedule`
 //! marked on the loops: each member of a band becomes a tile loop (outside, over the
 //! tiles) and a point loop (inside, over the points of one tile), the tile loops of the
-//! band outermost. The points of a band are scanned by isl (the nest's iteration set,
+//! band outermost; a tile loop's `tpoly.tile` is its tile size. The points of a band are scanned by isl (the nest's iteration set,
 //! read from the loops' bounds, under the schedule `L[i, j] -> [floor(i/Ti),
 //! floor(j/Tj), i, j]`), so skewed and triangular bands tile as rectangular ones do, and
 //! partial tiles are guarded by the point loops' `min`/`max` bounds.
 //!
 //! Sizes: the `sizes` option (one per member, outermost first; the last repeats), else
-//! the scop's `tile_sizes`, else 32 for each member of a band of one or two members and
-//! 8 for deeper bands (at most 1024 points per 2-d tile, 512 per 3-d tile: one point per
-//! thread of a block fits every GPU's limit). The sizes of the first band tiled are
+//! the scop's `tile_sizes`, else 256 for a band of one member, 32 for each member of a
+//! band of two and 8 for deeper bands (at most 1024 points per 2-d tile, 512 per 3-d
+//! tile: one point per thread of a block fits every GPU's limit, and without data
+//! reuse in a tile a larger one only leaves fewer threads). The sizes of the first band tiled are
 //! recorded as the scop's `tile_sizes`.
 //!
 //! Tiling a permutable band is legal by definition (every dependence is carried forward
@@ -182,7 +183,8 @@ unsafe fn tile_band(
     let n = loops.len();
     let size = |k: usize| match sizes.get(k).or(sizes.last()) {
         Some(s) => *s,
-        None if n <= 2 => 32,
+        None if n == 1 => 256,
+        None if n == 2 => 32,
         None => 8,
     };
     let used: Vec<i64> = (0..n).map(size).collect();
@@ -219,7 +221,7 @@ unsafe fn tile_band(
         if unsafe { has(*l, "tpoly.coincident") } {
             common.push(LoopAttr::Unit("tpoly.coincident"));
         }
-        dims[k] = [common.clone(), vec![LoopAttr::Unit("tpoly.tile")]].concat();
+        dims[k] = [common.clone(), vec![LoopAttr::Int("tpoly.tile", used[k])]].concat();
         dims[n + k] = [common, vec![LoopAttr::Unit("tpoly.point")]].concat();
     }
     let end = unsafe { mlirBlockGetTerminator(body) };
