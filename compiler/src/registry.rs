@@ -24,8 +24,9 @@ pub type RustPassFn = fn(mlir_sys::MlirOperation, &Options) -> Result<(), String
 /// How a Tessel pass runs.
 #[derive(Clone, Copy, Debug)]
 pub enum PassKind {
-    /// A named pipeline of upstream passes, expanded from the option values.
-    Pipeline(fn(&dyn Fn(&str) -> String) -> String),
+    /// A named pipeline of passes, expanded from the option values (an error for a
+    /// value it does not know).
+    Pipeline(fn(&dyn Fn(&str) -> String) -> Result<String, String>),
     /// A Rust pass anchored on operations named `anchor` ("" for any).
     Rust {
         anchor: &'static str,
@@ -116,7 +117,7 @@ fn line_tables(opt: &dyn Fn(&str) -> String) -> &'static str {
     }
 }
 
-fn nvvm_pipeline(opt: &dyn Fn(&str) -> String) -> String {
+fn nvvm_pipeline(opt: &dyn Fn(&str) -> String) -> Result<String, String> {
     let chip = opt("chip");
     let o = opt("opt-level");
     let format = opt("format");
@@ -129,15 +130,15 @@ fn nvvm_pipeline(opt: &dyn Fn(&str) -> String) -> String {
         .map(|t| format!(" toolkit={t}"))
         .unwrap_or_default();
     let debug = line_tables(opt);
-    format!(
+    Ok(format!(
         "{DEVICE_PREP}, nvvm-attach-target{{chip={chip} O={o}{link}}}, \
          gpu.module(convert-gpu-to-nvvm, canonicalize, cse, reconcile-unrealized-casts), \
          expand-strided-metadata, gpu-to-llvm, reconcile-unrealized-casts, {debug}\
          gpu-module-to-binary{{format={format}{toolkit}}}"
-    )
+    ))
 }
 
-fn rocdl_pipeline(opt: &dyn Fn(&str) -> String) -> String {
+fn rocdl_pipeline(opt: &dyn Fn(&str) -> String) -> Result<String, String> {
     let chip = opt("chip");
     let o = opt("opt-level");
     let format = opt("format");
@@ -145,12 +146,39 @@ fn rocdl_pipeline(opt: &dyn Fn(&str) -> String) -> String {
         .map(|t| format!(" toolkit={t}"))
         .unwrap_or_default();
     let debug = line_tables(opt);
-    format!(
+    Ok(format!(
         "{DEVICE_PREP}, rocdl-attach-target{{chip={chip} O={o}}}, \
          gpu.module(convert-gpu-to-rocdl{{runtime=HIP}}, canonicalize, cse, reconcile-unrealized-casts), \
          expand-strided-metadata, gpu-to-llvm, reconcile-unrealized-casts, {debug}\
          gpu-module-to-binary{{format={format}{toolkit}}}"
-    )
+    ))
+}
+
+/// The optimization pipelines between the frontend and the lowering, by name: `naive`,
+/// the untiled mapping (one thread per iteration of the outermost parallel loops, the
+/// baseline of every speedup); `default`, the tiled one. Both first wrap affine code
+/// outside `tpoly.scop` (hand-written, from other tools) in scops.
+pub const OPTIMIZE_PIPELINES: &[(&str, &str)] = &[
+    ("naive", "tessel-detect-scops, tessel-schedule, tessel-map-to-gpu"),
+    (
+        "default",
+        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-map-to-gpu",
+    ),
+];
+
+fn optimize_pipeline(opt: &dyn Fn(&str) -> String) -> Result<String, String> {
+    let name = opt("pipeline");
+    OPTIMIZE_PIPELINES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, p)| p.to_string())
+        .ok_or_else(|| {
+            let names: Vec<&str> = OPTIMIZE_PIPELINES.iter().map(|(n, _)| *n).collect();
+            format!(
+                "'tessel-optimize' option pipeline={name}: expected {}",
+                names.join(" or ")
+            )
+        })
 }
 
 /// Every Tessel pass and pipeline.
@@ -192,7 +220,7 @@ pub const PASSES: &[PassInfo] = &[
         name: "tessel-tile",
         summary: "Tile the outermost permutable bands marked by tessel-schedule: tile loops outside, point loops inside, partial tiles guarded (isl scans skewed and triangular bands)",
         options: &[
-            PassOption { name: "sizes", default: "", help: "tile size of each band member, outermost first, the last repeating (default: the scop's tile_sizes, else 32 for bands of 1-2 members and 8 for deeper ones)" },
+            PassOption { name: "sizes", default: "", help: "tile size of each band member, outermost first, the last repeating (default: the scop's tile_sizes, else 256 for the one member mapped to threads, 32 for each of two, 8 for the others; see tile.rs)" },
         ],
         example: "affine.for %i = 0 to 100 {tpoly.band = 0, tpoly.member = 0, tpoly.permutable}  =>  affine.for %t = 0 to 4 {tpoly.tile} { affine.for %i = 32 * %t to min(32 * %t + 32, 100) {tpoly.point} }",
         kind: PassKind::Rust {
@@ -202,13 +230,22 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "tessel-map-to-gpu",
-        summary: "Map every tpoly.scop to host code and GPU kernels: coincident loops (from tessel-schedule) become gpu.launch, one thread per iteration (2-D for two nested ones, thread x on the loop with fewer uncoalesced accesses); outer sequential loops stay on the host; arrays copied in and out whole",
+        summary: "Map every tpoly.scop to host code and GPU kernels: coincident loops (from tessel-schedule) become gpu.launch, one thread per iteration (2-D for two nested ones, thread x on the loop with fewer uncoalesced accesses), or for tiled bands (tessel-tile) a block per tile and threads over its points; local scalars private to each thread; outer sequential loops stay on the host; arrays copied in and out whole",
         options: &[],
         example: "tpoly.scop { affine.for %i = 0 to %n { S } {tpoly.coincident} }  =>  gpu.alloc, gpu.memcpy; gpu.launch blocks(...) in (ceil(n/256), 1, 1) threads(...) in (256, 1, 1) { scf.if (%x < %n) { S } }; gpu.memcpy back",
         kind: PassKind::Rust {
             anchor: "",
             run: crate::transforms::map_to_gpu::run,
         },
+    },
+    PassInfo {
+        name: "tessel-optimize",
+        summary: "Optimize affine code for the GPU, as tesselc does between the frontend and the lowering: pipeline=naive (tessel-detect-scops, tessel-schedule, tessel-map-to-gpu) or default (the same with tessel-tile before the mapping)",
+        options: &[
+            PassOption { name: "pipeline", default: "default", help: "naive: the untiled mapping, one thread per iteration of the outer parallel loops (the baseline); default: tiles to blocks, points to threads" },
+        ],
+        example: "tpoly.scop { affine.for %i ... }  =>  gpu.alloc, gpu.memcpy; gpu.launch ...; gpu.memcpy back",
+        kind: PassKind::Pipeline(optimize_pipeline),
     },
     PassInfo {
         name: "tessel-inline-scops",
@@ -312,7 +349,7 @@ impl Options {
 pub fn expand(info: &'static PassInfo, opts: &str) -> Result<String, String> {
     let o = Options::parse(info, opts)?;
     match info.kind {
-        PassKind::Pipeline(f) => Ok(f(&|k| o.get(k))),
+        PassKind::Pipeline(f) => f(&|k| o.get(k)),
         PassKind::Rust { .. } if opts.trim().is_empty() => Ok(info.name.to_string()),
         PassKind::Rust { .. } => Ok(format!("{}{{{}}}", info.name, opts.trim())),
     }

@@ -167,3 +167,27 @@ func.func @iter_args(%A: memref<10xf32>) -> f32 {
   }
   return %s : f32
 }
+
+// -----
+
+// A scalar buffer that only the region uses becomes the scop's local scalar (at its
+// top); one also read after the region stays outside.
+// CHECK-LABEL: func.func @locals(
+// CHECK-NEXT: %[[KEEP:.*]] = memref.alloca() : memref<f32>
+// CHECK-NEXT: tpoly.scop {
+// CHECK-NEXT: %[[MINE:.*]] = memref.alloca() : memref<f32>
+// CHECK: affine.store %{{.*}}, %[[MINE]][]
+// CHECK: affine.store %{{.*}}, %[[KEEP]][]
+// CHECK: memref.load %[[KEEP]][]
+func.func @locals(%A: memref<10xf32>) -> f32 {
+  %keep = memref.alloca() : memref<f32>
+  %mine = memref.alloca() : memref<f32>
+  affine.for %i = 0 to 10 {
+    %v = affine.load %A[%i] : memref<10xf32>
+    affine.store %v, %mine[] : memref<f32>
+    %w = affine.load %mine[] : memref<f32>
+    affine.store %w, %keep[] : memref<f32>
+  }
+  %r = memref.load %keep[] : memref<f32>
+  return %r : f32
+}

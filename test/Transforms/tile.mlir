@@ -21,9 +21,10 @@
 // CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable, tpoly.point}
 // CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.member = 1 : i64, tpoly.permutable, tpoly.tile = 16 : i64}
 // CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable, tpoly.tile = 32 : i64}
-// Without sizes: 32 for each member of a 2-member band.
+// Without sizes: 256 for i, the one coincident member (tessel-map-to-gpu maps its
+// points to a block's threads), 8 for j (run in sequence by each thread).
 // DEFAULT-LABEL: func.func @rect(
-// DEFAULT: tpoly.scop tile_sizes [32, 32] {
+// DEFAULT: tpoly.scop tile_sizes [256, 8] {
 func.func @rect(%A: memref<100x100xf32>, %x: f32) {
   tpoly.scop {
     affine.for %i = 0 to 100 {

@@ -14,7 +14,8 @@
 //! regions (`scf.for` with non-affine bounds, a function) are searched inside. Wrapping
 //! keeps every affine operand valid: values from outside stay symbols (or dimensions)
 //! inside, and values defined at the run's top level become top-level values of the
-//! scop, itself an affine scope.
+//! scop, itself an affine scope. A zero-dimensional `memref.alloca` of the same block
+//! that only the run uses moves to the top of the scop: a local scalar of it.
 //!
 //! Precondition: none beyond verified IR. Spec: paper 001 (PPCG) sec. 5 and
 //! ARCHITECTURE.md "IR at each step", step 1'.
@@ -177,6 +178,21 @@ unsafe fn wrap(block: MlirBlock, run: &[MlirOperation]) {
             let r = mlirOperationGetResult(scop, k as isize);
             for &(owner, idx) in users {
                 mlirOperationSetOperand(owner, idx, r);
+            }
+        }
+        // A scalar buffer of this block that only the scop uses is the scop's own: its
+        // value before the scop is never read (nothing stored it) and after it nothing
+        // reads it, so it becomes a local scalar at the top of the scop.
+        for op in ops_of(block) {
+            let local = name(op) == "memref.alloca"
+                && mlirOperationGetNumOperands(op) == 0
+                && mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetResult(op, 0))) == 0
+                && crate::mlir::uses(mlirOperationGetResult(op, 0))
+                    .iter()
+                    .all(|(user, _)| crate::analysis::import::within(*user, scop));
+            if local && !crate::mlir::uses(mlirOperationGetResult(op, 0)).is_empty() {
+                mlirOperationRemoveFromParent(op);
+                mlirBlockInsertOwnedOperation(body, 0, op);
             }
         }
     }

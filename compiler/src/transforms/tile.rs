@@ -7,10 +7,12 @@
 //! partial tiles are guarded by the point loops' `min`/`max` bounds.
 //!
 //! Sizes: the `sizes` option (one per member, outermost first; the last repeats), else
-//! the scop's `tile_sizes`, else 256 for a band of one member, 32 for each member of a
-//! band of two and 8 for deeper bands (at most 1024 points per 2-d tile, 512 per 3-d
-//! tile: one point per thread of a block fits every GPU's limit, and without data
-//! reuse in a tile a larger one only leaves fewer threads). The sizes of the first band tiled are
+//! the scop's `tile_sizes`, else by what `tessel-map-to-gpu` maps to a block's threads
+//! (the first coincident member, and the next one when coincident): 256 for one such
+//! member, 32 for each of two (a thread per point, at most 1024 per block: every GPU's
+//! limit; without data reuse in a tile a larger one only leaves fewer threads), 8 for
+//! the members run in sequence inside a thread; in a band without a coincident member,
+//! 32 for each of one or two members and 8 for deeper bands. The sizes of the first band tiled are
 //! recorded as the scop's `tile_sizes`.
 //!
 //! Tiling a permutable band is legal by definition (every dependence is carried forward
@@ -181,10 +183,19 @@ unsafe fn tile_band(
         op_name(*o) == "affine.for" && int_attr(*o, "tpoly.band") == Some(band)
     });
     let n = loops.len();
+    // The members tessel-map-to-gpu maps to threads: the first coincident one, and the
+    // next one when it is coincident too.
+    let coincident: Vec<bool> = loops.iter().map(|l| unsafe { has(*l, "tpoly.coincident") }).collect();
+    let mapped: Vec<usize> = match coincident.iter().position(|c| *c) {
+        Some(f) if f + 1 < n && coincident[f + 1] => vec![f, f + 1],
+        Some(f) => vec![f],
+        None => Vec::new(),
+    };
     let size = |k: usize| match sizes.get(k).or(sizes.last()) {
         Some(s) => *s,
-        None if n == 1 => 256,
-        None if n == 2 => 32,
+        None if mapped.len() == 1 && mapped[0] == k => 256,
+        None if mapped.len() == 2 && mapped.contains(&k) => 32,
+        None if mapped.is_empty() && n <= 2 => 32,
         None => 8,
     };
     let used: Vec<i64> = (0..n).map(size).collect();
