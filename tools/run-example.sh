@@ -35,6 +35,6 @@ grep '^tessel:' "$OUT/got.txt" | sed 's/^/  /'
 printf '  ran in %d ms; ' $(( (end - start) / 1000000 ))
 grep -v '^tessel:' "$OUT/got.txt" > "$OUT/got.arrays" || true
 python3 test/utils/differential.py --numdiff "$OUT/want.txt" "$OUT/got.arrays"
-echo "== figures (tessel-bench, baseline: the uncoalesced 'column' mapping)"
-$BIN/tessel-bench "$K" "${INC[@]}" "${FLAGS[@]}" --device=auto --baseline=column 2>&1 | sed 's/^/  /'
+echo "== figures (tessel-bench, baseline: the naive pipeline, one thread per iteration)"
+$BIN/tessel-bench "$K" "${INC[@]}" "${FLAGS[@]}" --device=auto --baseline=naive 2>&1 | sed 's/^/  /'
 echo "  outputs in $OUT (profile.json: one JSON object per launch)"

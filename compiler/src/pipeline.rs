@@ -398,8 +398,10 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
 /// Checks a `--passes` pipeline before anything is built; the error is MLIR's, on one
 /// line.
 pub fn check_passes(passes: &str) -> Result<(), String> {
+    let expanded = crate::registry::expand_pipeline(passes)
+        .map_err(|e| format!("--passes='{passes}': {e}"))?;
     Session::new()
-        .check_pipeline(&format!("builtin.module({passes})"))
+        .check_pipeline(&format!("builtin.module({expanded})"))
         .map_err(|e| {
             let line = e
                 .lines()
@@ -416,8 +418,10 @@ fn run_passes(
     passes: &str,
     input: &str,
 ) -> Result<(), Failure> {
+    let expanded = crate::registry::expand_pipeline(passes)
+        .map_err(|e| Failure(vec![format!("{input}:1:1: error: --passes='{passes}': {e}")]))?;
     session
-        .run_pipeline(m, &format!("builtin.module({passes})"))
+        .run_pipeline(m, &format!("builtin.module({expanded})"))
         .map_err(|ds| {
             Failure(
                 ds.into_iter()

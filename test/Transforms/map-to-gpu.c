@@ -1,6 +1,8 @@
-// The simple mapping (PPCG sec. 6): isl's dependences decide the parallel loops.
-// RUN: tesselc %s --emit=gpu | FileCheck %s
-// RUN: tesselc %s --emit=gpu -v 2>&1 >/dev/null | FileCheck %s --check-prefix=PAR
+// The printer's simple mapping (PPCG sec. 6), from the frontend's tree: isl's
+// dependences decide the parallel loops. (The passes' mapping, tesselc's default, is
+// tested in map-to-gpu.mlir, optimize.mlir and on the kernel suite.)
+// RUN: tesselc %s --pipeline=printer --emit=gpu | FileCheck %s
+// RUN: tesselc %s --pipeline=printer --emit=gpu -v 2>&1 >/dev/null | FileCheck %s --check-prefix=PAR
 
 // PAR: scop=mm loops=3 parallel=[0, 1]
 // PAR: scop=stencil loops=3 parallel=[1, 2]

@@ -29,7 +29,9 @@
 //!    one. Any other run of statements runs on the device in a kernel of one thread,
 //!    since the data lives there; index arithmetic and constants stay on the host.
 //! 2. Data: each array the scop uses is allocated on the device (`gpu.alloc`) and
-//!    copied in before the scop; the arrays it writes are copied back after it; buffers
+//!    copied in before the scop; the arrays it writes are copied back after it (an
+//!    array allocated in the scop's block for the scop alone, used outside it only by
+//!    its `memref.dealloc`, is neither copied in nor out); buffers
 //!    at the top of the scop become device buffers, but a local scalar private to the
 //!    threads of a kernel becomes a `memref.alloca` inside the kernel (a register after
 //!    LLVM's SROA). (The transfers are every array
@@ -67,11 +69,10 @@ use std::collections::HashSet;
 
 pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
     // SAFETY: the pass manager gives a live operation that this pass alone changes.
-    unsafe { visit(op) };
-    Ok(())
+    unsafe { visit(op) }
 }
 
-unsafe fn visit(op: MlirOperation) {
+unsafe fn visit(op: MlirOperation) -> Result<(), String> {
     for c in unsafe { children(op) } {
         if unsafe { op_name(c) } == "func.func" {
             let a = unsafe { mlirOperationGetAttributeByName(c, string_ref("sym_name")) };
@@ -83,25 +84,42 @@ unsafe fn visit(op: MlirOperation) {
                     .collect(),
                 next: 0,
             };
-            unsafe { map_in(c, &mut names) };
+            unsafe { map_in(c, &mut names)? };
         } else {
-            unsafe { visit(c) };
+            unsafe { visit(c)? };
         }
     }
+    Ok(())
 }
 
-/// Maps the scops inside `op` (a function), naming their kernels with `names`.
-unsafe fn map_in(op: MlirOperation, names: &mut Names) {
-    for c in unsafe { children(op) } {
-        if unsafe { op_name(c) } == "tpoly.scop" {
-            let loc = unsafe { mlirOperationGetLocation(c) };
-            if let Err(why) = unsafe { map_scop(c, names) } {
+/// Maps the scops inside `op` (a function), naming their kernels with `names`, then
+/// lowers the function from affine (an error when that fails).
+unsafe fn map_in(op: MlirOperation, names: &mut Names) -> Result<(), String> {
+    // The scops first: mapping one changes the operations around it.
+    unsafe fn scops(op: MlirOperation, out: &mut Vec<MlirOperation>) {
+        for c in unsafe { children(op) } {
+            match unsafe { op_name(c) } == "tpoly.scop" {
+                true => out.push(c),
+                false => unsafe { scops(c, out) },
+            }
+        }
+    }
+    let mut found = Vec::new();
+    unsafe { scops(op, &mut found) };
+    let mut mapped = false;
+    for c in found {
+        let loc = unsafe { mlirOperationGetLocation(c) };
+        match unsafe { map_scop(c, names) } {
+            Ok(()) => mapped = true,
+            Err(why) => {
                 let text = format!("scop not mapped to the GPU: {why}");
                 unsafe { tessel_dialects::tesselEmitRemark(loc, string_ref(&text)) };
             }
-        } else {
-            unsafe { map_in(c, names) };
         }
+    }
+    match mapped {
+        true => unsafe { lower_affine(op) },
+        false => Ok(()),
     }
 }
 
@@ -898,6 +916,23 @@ unsafe fn arrays(scop: MlirOperation) -> Vec<MlirValue> {
     out
 }
 
+/// Whether array `m` is allocated for `scop` alone: by a `memref.alloc` or
+/// `memref.alloca` in the scop's block (so each execution of the scop has a fresh one),
+/// and used outside the scop only by its `memref.dealloc`.
+unsafe fn scratch(m: MlirValue, scop: MlirOperation) -> bool {
+    unsafe {
+        if !mlirValueIsAOpResult(m) {
+            return false;
+        }
+        let def = mlirOpResultGetOwner(m);
+        matches!(op_name(def).as_str(), "memref.alloc" | "memref.alloca")
+            && mlirOperationGetBlock(def).ptr == mlirOperationGetBlock(scop).ptr
+            && crate::mlir::uses(m).iter().all(|(user, _)| {
+                crate::analysis::import::within(*user, scop) || op_name(*user) == "memref.dealloc"
+            })
+    }
+}
+
 unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String> {
     unsafe {
         if mlirOperationGetNumResults(scop) > 0 {
@@ -936,8 +971,15 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
                 .filter(|k| mlirShapedTypeIsDynamicDim(t, *k as isize))
                 .map(|k| format!("%s{k}"))
                 .collect();
+            // An array allocated for the scop alone holds nothing before it and nothing
+            // read after it: no copy either way.
+            let scratch = scratch(m, scop);
+            let copy_in = match scratch {
+                true => String::new(),
+                false => format!("gpu.memcpy %d, %h : {ts}, {ts}\n  "),
+            };
             let text = format!(
-                "func.func @in(%h: {ts}) -> {ts} {{\n  {}\n  %d = gpu.alloc ({}) : {ts}\n  gpu.memcpy %d, %h : {ts}, {ts}\n  return %d : {ts}\n}}",
+                "func.func @in(%h: {ts}) -> {ts} {{\n  {}\n  %d = gpu.alloc ({}) : {ts}\n  {copy_in}return %d : {ts}\n}}",
                 dims.join("\n  "),
                 sizes.join(", ")
             );
@@ -947,7 +989,7 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
                     mlirOperationSetOperand(owner, k, d[0]);
                 }
             }
-            out_copies.push((m, d[0], writes(scop, d[0])));
+            out_copies.push((m, d[0], !scratch && writes(scop, d[0])));
         }
         // Buffers at the top of the scop live on the device.
         let mut buffers = Vec::new();
@@ -983,15 +1025,8 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
                 format!("func.func @free(%d: {ts}) {{\n  gpu.dealloc %d : {ts}\n  return\n}}");
             instantiate(next, &text, &[d])?;
         }
-        let func = {
-            let mut f = mlirOperationGetParentOperation(scop);
-            while !f.ptr.is_null() && op_name(f) != "func.func" {
-                f = mlirOperationGetParentOperation(f);
-            }
-            f
-        };
         super::inline_scops::inline(scop);
-        lower_affine(func)
+        Ok(())
     }
 }
 

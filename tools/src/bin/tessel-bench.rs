@@ -4,10 +4,13 @@
 //! (wavefronts per request), L1 and L2 hit rates and DRAM traffic (sim), occupancy, sim's estimated time, the measured time where a
 //! GPU ran, and the baseline's estimate beside it. `--json` prints the rows as JSON.
 //!
-//! Pipelines (`--pipeline`, `--baseline`): `default` (2-D blocks of 32x8 with the inner
-//! parallel loop on x, 1-D blocks of 256: the coalescing-aware mapping), `column` (2-D
-//! blocks of 1x256: consecutive threads walk the outer loop, the uncoalesced mapping
-//! papers 003 and 004 start from), `small` (8x4 and 32-thread blocks).
+//! Pipelines (`--pipeline`, `--baseline`): `default` and `naive`, tessel-optimize's (as
+//! tesselc builds: tiles to blocks and points to threads; one thread per iteration of
+//! the outer parallel loops, the baseline of every speedup); and the printer's mappings
+//! from the frontend's tree (to be removed): `printer` (2-D blocks of 32x8 with the
+//! inner parallel loop on x, 1-D blocks of 256), `column` (2-D blocks of 1x256:
+//! consecutive threads walk the outer loop, the uncoalesced mapping papers 003 and 004
+//! start from), `small` (8x4 and 32-thread blocks).
 
 use clap::Parser;
 
@@ -38,14 +41,15 @@ struct Args {
     /// suite's utilities/polybench.c (repeatable).
     #[arg(long = "link", value_name = "FILE")]
     link: Vec<String>,
-    /// Mapping pipeline to measure: default, column or small.
-    #[arg(long, default_value = "default", value_parser = ["default", "column", "small"])]
+    /// Pipeline to measure: default or naive (tessel-optimize's, as tesselc
+    /// --pipeline), or the printer's mappings: printer, column or small.
+    #[arg(long, default_value = "default", value_parser = PIPELINES)]
     pipeline: String,
     /// Pipeline to compare with (one more build and run per program).
-    #[arg(long, value_parser = ["default", "column", "small"])]
+    #[arg(long, value_parser = PIPELINES)]
     baseline: Option<String>,
-    /// Experimental: build the measured programs with these passes on the scops'
-    /// affine form (tesselc --passes), the baseline without them.
+    /// Build the measured programs with these passes on the scops' affine form instead
+    /// of --pipeline's (tesselc --passes); the baseline keeps its own.
     #[arg(long, value_name = "PIPELINE")]
     passes: Option<String>,
     /// Device to run on: auto, cuda, hip or sim.
@@ -61,6 +65,14 @@ struct Args {
     /// kernels differently, so whole programs compare where kernels cannot).
     #[arg(long)]
     per_program: bool,
+}
+
+/// The pipelines `--pipeline` and `--baseline` name.
+const PIPELINES: [&str; 5] = ["default", "naive", "printer", "column", "small"];
+
+/// The passes of pipeline `name` (none for the printer's mappings).
+fn passes_of(name: &str) -> Option<String> {
+    matches!(name, "default" | "naive").then(|| format!("tessel-optimize{{pipeline={name}}}"))
 }
 
 fn map_of(name: &str) -> MapOptions {
@@ -248,13 +260,13 @@ fn main() -> ExitCode {
             &args,
             prog,
             &args.pipeline,
-            args.passes.as_ref(),
+            args.passes.clone().or_else(|| passes_of(&args.pipeline)).as_ref(),
             dir.path(),
         );
         let base = args
             .baseline
             .as_ref()
-            .map(|b| measure(&args, prog, b, None, dir.path()));
+            .map(|b| measure(&args, prog, b, passes_of(b).as_ref(), dir.path()));
         let (main, base) = match (main, base) {
             (Ok(m), None) => (m, None),
             (Ok(m), Some(Ok(b))) => (m, Some(b)),

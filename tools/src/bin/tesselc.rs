@@ -54,16 +54,34 @@ struct Args {
     /// Search DIR for `-l` libraries when linking a program.
     #[arg(short = 'L', value_name = "DIR")]
     lib_dirs: Vec<String>,
-    /// Experimental: run the scops' affine form (--emit=mlir) through these passes, as
-    /// tessel-opt's --pass-pipeline names them without builtin.module (for example
-    /// 'tessel-schedule'), then on the host CPU in place of the GPU mapping. For testing
-    /// passes on whole programs until they reach the GPU mapping.
+    /// Optimization pipeline between the frontend and the lowering, as tessel-opt's
+    /// --tessel-optimize names them: default (tiles to blocks, points to threads) or
+    /// naive (one thread per iteration of the outer parallel loops); printer: the
+    /// frontend's own mapping, printed from its tree (to be removed)
+    #[arg(long, value_name = "NAME", default_value = "default", value_parser = ["default", "naive", "printer"])]
+    pipeline: String,
+    /// Run the scops' affine form (--emit=mlir) through these passes instead of
+    /// --pipeline's, as tessel-opt's --pass-pipeline names them without builtin.module
+    /// (for example 'tessel-schedule,tessel-map-to-gpu'): passes that leave the scops on
+    /// the host run them there.
     #[arg(long = "passes", value_name = "PIPELINE")]
     passes: Option<String>,
     /// Print what each stage decides and the commands it runs (repeat for more detail);
     /// -### prints the commands without running them.
     #[arg(short = 'v', action = clap::ArgAction::Count)]
     verbose: u8,
+}
+
+/// The passes run on the scops' affine form for `emit` (`None`: a program or object):
+/// `--passes`, else `--pipeline`'s. None for the printer, for `--emit=mlir` (the
+/// frontend's affine form, the pipeline's input) and for `--emit=emulated` (the
+/// emulation is of the printer's mapping).
+fn passes_of(args: &Args, emit: Option<Emit>) -> Option<String> {
+    match (&args.passes, args.pipeline.as_str(), emit) {
+        (Some(p), _, _) => Some(p.clone()),
+        (None, "printer", _) | (None, _, Some(Emit::Mlir | Emit::Emulated)) => None,
+        (None, name, _) => Some(format!("tessel-optimize{{pipeline={name}}}")),
+    }
 }
 
 fn main() -> ExitCode {
@@ -177,7 +195,7 @@ fn main() -> ExitCode {
         emit,
         map: Default::default(),
         debug,
-        passes: args.passes.clone(),
+        passes: passes_of(&args, Some(emit)),
     };
     let stem = || {
         std::path::Path::new(&input)
@@ -491,7 +509,7 @@ fn build_program(args: &Args, cflags: Vec<String>, deps: Option<&DepOptions>) ->
         output,
         functions: args.function.clone(),
         link_flags: link_flags(args),
-        passes: args.passes.clone(),
+        passes: passes_of(args, None),
     };
     match tessel::program::build_program(&p) {
         Ok(()) if tessel::subcommand::show_only() => ExitCode::SUCCESS,
