@@ -62,6 +62,7 @@
 use crate::mlir::{block_ops, blocks, children, op_name, print_type, string_ref};
 use crate::analysis::import::import_scop;
 use crate::analysis::live_ranges::{private_within, reordering, LiveRanges};
+use crate::analysis::coalescing::uncoalesced;
 use crate::rebuild::recomputable;
 use crate::registry::Options;
 use mlir_sys::*;
@@ -125,10 +126,10 @@ unsafe fn map_in(op: MlirOperation, names: &mut Names) -> Result<(), String> {
 
 /// What becomes of one operation (or run of operations) of the scop.
 enum Action {
-    /// A parallel loop (with the parallel loop inside it for a 2-D kernel), and the
-    /// local scalars each of its threads has a copy of.
-    Kernel(MlirOperation, Option<MlirOperation>, Vec<MlirValue>),
-    /// The parallel tile loops of a tiled band (one or two, outermost first), their point
+    /// Up to three nested parallel loops (outermost first, each the only operation of
+    /// the one before), and the local scalars each thread has a copy of.
+    Kernel(Vec<MlirOperation>, Vec<MlirValue>),
+    /// The parallel tile loops of a tiled band (up to three, outermost first), their point
     /// loops (in the same order), and the local scalars private to each thread: a kernel
     /// with a block per tile and threads over the tile's points, each thread covering
     /// several points when the tile is larger than the block.
@@ -186,6 +187,45 @@ unsafe fn inner_parallel(outer: MlirOperation) -> Option<MlirOperation> {
     (unsafe { parallel(*inner) } && !uses_counter).then_some(*inner)
 }
 
+/// `o` and the parallel loops nested in it that a kernel can run together: each the
+/// only operation of the one before, with bounds that use none of their counters (at
+/// most three: a grid's dimensions).
+unsafe fn nest(o: MlirOperation) -> Vec<MlirOperation> {
+    let mut loops = vec![o];
+    while loops.len() < 3 {
+        let Some(m) = (unsafe { inner_parallel(loops[loops.len() - 1]) }) else {
+            break;
+        };
+        let outer_counter = (0..unsafe { mlirOperationGetNumOperands(m) }).any(|k| {
+            let v = unsafe { mlirOperationGetOperand(m, k) };
+            loops.iter().any(|l| unsafe { iv(*l) }.ptr == v.ptr)
+        });
+        if outer_counter {
+            break;
+        }
+        loops.push(m);
+    }
+    loops
+}
+
+/// Which of the loops with counters `counters` (outermost first) the thread dimensions
+/// x, y, z take: x the one that leaves the fewest accesses under `deepest` uncoalesced
+/// (the innermost on a tie: paper 003's loop/thread swap, with paper 004's coalescing
+/// test), then the others from the inside out.
+unsafe fn thread_order(deepest: MlirOperation, counters: &[MlirValue]) -> Vec<usize> {
+    let cost: Vec<usize> = counters
+        .iter()
+        .map(|c| unsafe { uncoalesced(deepest, *c) })
+        .collect();
+    let x = (0..counters.len())
+        .rev()
+        .min_by_key(|k| cost[*k])
+        .unwrap_or(0);
+    std::iter::once(x)
+        .chain((0..counters.len()).rev().filter(|k| *k != x))
+        .collect()
+}
+
 unsafe fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
     let a = unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) };
     (!a.ptr.is_null() && unsafe { mlirAttributeIsAInteger(a) })
@@ -201,12 +241,10 @@ unsafe fn plan_tiled(o: MlirOperation, privacy: &Privacy) -> Option<Action> {
     unsafe {
         let band = int_attr(o, "tpoly.band")?;
         int_attr(o, "tpoly.tile")?;
-        let mut tiles = vec![o];
-        if let Some(m) = inner_parallel(o) {
-            if int_attr(m, "tpoly.tile").is_some() && int_attr(m, "tpoly.band") == Some(band) {
-                tiles.push(m);
-            }
-        }
+        let tiles: Vec<MlirOperation> = nest(o)
+            .into_iter()
+            .take_while(|t| int_attr(*t, "tpoly.tile").is_some() && int_attr(*t, "tpoly.band") == Some(band))
+            .collect();
         // The point loops, down the band's loops that are each the only operation of
         // the loop around.
         let members: Vec<Option<i64>> = tiles.iter().map(|t| int_attr(*t, "tpoly.member")).collect();
@@ -225,25 +263,32 @@ unsafe fn plan_tiled(o: MlirOperation, privacy: &Privacy) -> Option<Action> {
             }
             cur = *c;
         }
-        while tiles.len() > 1 && points.last()?.is_none() {
+        let mut tiles = tiles;
+        // The most tile loops whose point loops are all found and whose threads can
+        // have their own copies of the local scalars (checked down to the deepest point
+        // loop: the copies must hold for each point).
+        while !tiles.is_empty() {
+            if let Some(found) = points.iter().copied().collect::<Option<Vec<_>>>() {
+                // A point loop whose bounds move with a loop run in sequence is anchored
+                // at its tile's origin, which needs a step of 1.
+                let allowed: Vec<MlirValue> = tiles.iter().chain(&found).map(|l| iv(*l)).collect();
+                let anchored_ok = found.iter().all(|p| {
+                    !shifting(*p, o, &allowed)
+                        || mlirIntegerAttrGetValueInt(mlirOperationGetAttributeByName(
+                            *p,
+                            string_ref("step"),
+                        )) == 1
+                });
+                if anchored_ok {
+                    if let Some(private) = privacy.private(o, found[found.len() - 1]) {
+                        return Some(Action::Tiled(tiles, found, private));
+                    }
+                }
+            }
             tiles.pop();
             points.pop();
         }
-        let points: Vec<MlirOperation> = points.into_iter().collect::<Option<_>>()?;
-        // The deepest point loop: the private copies must hold for each point.
-        let deepest = *points
-            .iter()
-            .max_by_key(|p| {
-                let mut d = 0;
-                let mut x = **p;
-                while !x.ptr.is_null() {
-                    d += 1;
-                    x = mlirOperationGetParentOperation(x);
-                }
-                d
-            })?;
-        let private = privacy.private(o, deepest)?;
-        Some(Action::Tiled(tiles, points, private))
+        None
     }
 }
 
@@ -287,31 +332,33 @@ unsafe fn plan(b: MlirBlock, top: bool, privacy: &Privacy) -> Result<Vec<Action>
     };
     for o in unsafe { ops_of(b) } {
         let name = unsafe { op_name(o) };
-        // A 2-D kernel, else a 1-D one, where each thread can have its own copy of the
-        // local scalars it writes.
         let tiled = match unsafe { parallel(o) } {
             true => unsafe { plan_tiled(o, privacy) },
             false => None,
         };
+        // The most nested parallel loops whose threads can have their own copies of
+        // the local scalars they write.
         let kernel = match unsafe { parallel(o) } {
             false => None,
             true => {
-                let inner = unsafe { inner_parallel(o) };
-                let two = match inner {
-                    Some(m) => unsafe { privacy.private(o, m) }.map(|p| (Some(m), p)),
-                    None => None,
-                };
-                two.or_else(|| unsafe { privacy.private(o, o) }.map(|p| (None, p)))
+                let mut loops = unsafe { nest(o) };
+                let mut found = None;
+                while !loops.is_empty() && found.is_none() {
+                    found = unsafe { privacy.private(o, loops[loops.len() - 1]) }
+                        .map(|p| (loops.clone(), p));
+                    loops.pop();
+                }
+                found
             }
         };
         if let Some(action) = tiled {
             flush(&mut run, &mut hoist, &mut out)?;
             device.insert(o.ptr as usize);
             out.push(action);
-        } else if let Some((inner, private)) = kernel {
+        } else if let Some((loops, private)) = kernel {
             flush(&mut run, &mut hoist, &mut out)?;
             device.insert(o.ptr as usize);
-            out.push(Action::Kernel(o, inner, private));
+            out.push(Action::Kernel(loops, private));
         } else if matches!(name.as_str(), "affine.for" | "affine.if")
             && unsafe { holds_parallel(o) }
         {
@@ -377,20 +424,26 @@ unsafe fn instantiate(
 /// looks for the kernels): 12 index arguments (grid x y z, block x y z, trip counts x y,
 /// lower bounds x y, steps x y); each thread's counters are the first and third
 /// operations of the guard, before which a kernel's operations go.
-const LAUNCH: &str = "func.func @launch(%gx: index, %gy: index, %gz: index, %bx: index, %by: index, %bz: index, %nx: index, %ny: index, %lx: index, %ly: index, %sx: index, %sy: index) {
+const LAUNCH: &str = "func.func @launch(%gx: index, %gy: index, %gz: index, %bx: index, %by: index, %bz: index, %nx: index, %ny: index, %nz: index, %lx: index, %ly: index, %lz: index, %sx: index, %sy: index, %sz: index) {
   gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %gx, %g1 = %gy, %g2 = %gz) threads(%t0, %t1, %t2) in (%s0 = %bx, %s1 = %by, %s2 = %bz) module(@tessel_kernels) function(@KERNEL) {
     %x0 = arith.muli %b0, %s0 : index
     %x = arith.addi %x0, %t0 : index
     %y0 = arith.muli %b1, %s1 : index
     %y = arith.addi %y0, %t1 : index
+    %z0 = arith.muli %b2, %s2 : index
+    %z = arith.addi %z0, %t2 : index
     %cx = arith.cmpi slt, %x, %nx : index
     %cy = arith.cmpi slt, %y, %ny : index
-    %c = arith.andi %cx, %cy : i1
+    %cz = arith.cmpi slt, %z, %nz : index
+    %cxy = arith.andi %cx, %cy : i1
+    %c = arith.andi %cxy, %cz : i1
     scf.if %c {
       %mx = arith.muli %x, %sx : index
       %ix = arith.addi %lx, %mx : index
       %my = arith.muli %y, %sy : index
       %iy = arith.addi %ly, %my : index
+      %mz = arith.muli %z, %sz : index
+      %iz = arith.addi %lz, %mz : index
     }
     gpu.terminator
   }
@@ -454,12 +507,12 @@ unsafe fn constant(at: MlirOperation, c: i64) -> Result<MlirValue, String> {
 }
 
 /// A launch before `at` from the skeleton `template` (`LAUNCH` or `TILED_LAUNCH`) with
-/// the given sizes; returns the guard's block, its two counters, the two thread ids and
-/// the launch.
+/// the given sizes (grid, block, trip counts, lower bounds and steps, each x y z);
+/// returns the guard's block, its three counters, the three thread ids and the launch.
 unsafe fn launch(
     at: MlirOperation,
     template: &str,
-    sizes: &[MlirValue; 12],
+    sizes: &[MlirValue; 15],
     name: &str,
 ) -> Result<Launch, String> {
     unsafe {
@@ -473,10 +526,8 @@ unsafe fn launch(
         let inner = block_ops(then);
         Ok(Launch {
             then,
-            x: mlirOperationGetResult(inner[1], 0),
-            y: mlirOperationGetResult(inner[3], 0),
-            tx: mlirBlockGetArgument(body(l), 3),
-            ty: mlirBlockGetArgument(body(l), 4),
+            c: [1, 3, 5].map(|k| mlirOperationGetResult(inner[k], 0)),
+            t: [3, 4, 5].map(|k| mlirBlockGetArgument(body(l), k)),
             op: l,
         })
     }
@@ -485,26 +536,30 @@ unsafe fn launch(
 /// A launch made by [`launch`].
 struct Launch {
     then: MlirBlock,
-    x: MlirValue,
-    y: MlirValue,
-    tx: MlirValue,
-    ty: MlirValue,
+    /// The guard's counters x, y, z.
+    c: [MlirValue; 3],
+    /// The thread ids x, y, z.
+    t: [MlirValue; 3],
     op: MlirOperation,
 }
 
 /// The skeleton of a tiled kernel: as `LAUNCH`, but with a block per tile (the guard's
 /// counters are the tile loops' counters, from the block ids) and the thread ids left
 /// to the point loops.
-const TILED_LAUNCH: &str = "func.func @launch(%gx: index, %gy: index, %gz: index, %bx: index, %by: index, %bz: index, %nx: index, %ny: index, %lx: index, %ly: index, %sx: index, %sy: index) {
+const TILED_LAUNCH: &str = "func.func @launch(%gx: index, %gy: index, %gz: index, %bx: index, %by: index, %bz: index, %nx: index, %ny: index, %nz: index, %lx: index, %ly: index, %lz: index, %sx: index, %sy: index, %sz: index) {
   gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %gx, %g1 = %gy, %g2 = %gz) threads(%t0, %t1, %t2) in (%s0 = %bx, %s1 = %by, %s2 = %bz) module(@tessel_kernels) function(@KERNEL) {
     %cx = arith.cmpi slt, %b0, %nx : index
     %cy = arith.cmpi slt, %b1, %ny : index
-    %c = arith.andi %cx, %cy : i1
+    %cz = arith.cmpi slt, %b2, %nz : index
+    %cxy = arith.andi %cx, %cy : i1
+    %c = arith.andi %cxy, %cz : i1
     scf.if %c {
       %mx = arith.muli %b0, %sx : index
       %ix = arith.addi %lx, %mx : index
       %my = arith.muli %b1, %sy : index
       %iy = arith.addi %ly, %my : index
+      %mz = arith.muli %b2, %sz : index
+      %iz = arith.addi %lz, %mz : index
     }
     gpu.terminator
   }
@@ -521,6 +576,39 @@ const POINTS: &str = "func.func @points(%lo: index, %hi: index, %step: index, %t
   }
   return
 }";
+
+/// A point loop of step 1 whose threads start at the tile's origin rather than at its
+/// lower bound (which moves with a loop the kernel runs in sequence): thread `t` of
+/// `b` takes `size * tile + t`, `size * tile + t + b`, ... below `hi`, skipping those
+/// below `lo`.
+const ANCHORED_POINTS: &str = "func.func @points(%lo: index, %hi: index, %size: index, %tile: index, %t: index, %b: index) {
+  %o = arith.muli %tile, %size : index
+  %l = arith.addi %o, %t : index
+  scf.for %p = %l to %hi step %b {
+    %in = arith.cmpi sge, %p, %lo : index
+    scf.if %in {
+    }
+  }
+  return
+}";
+
+/// Whether the bounds of point loop `p` use the counter of a loop inside `within` other
+/// than the loops `mapped` to blocks and threads (a loop the kernel runs in sequence),
+/// so that starting each thread at the lower bound would give one point to different
+/// threads as that loop goes on.
+unsafe fn shifting(p: MlirOperation, within: MlirOperation, mapped: &[MlirValue]) -> bool {
+    unsafe {
+        (0..mlirOperationGetNumOperands(p)).any(|k| {
+            let v = mlirOperationGetOperand(p, k);
+            if !mlirValueIsABlockArgument(v) || mapped.iter().any(|m| m.ptr == v.ptr) {
+                return false;
+            }
+            let owner = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
+            matches!(op_name(owner).as_str(), "affine.for" | "scf.for")
+                && crate::analysis::import::within(owner, within)
+        })
+    }
+}
 
 /// Moves the operations without operands that allocate memory (`memref.alloca`, the
 /// private copies of local scalars) inside the launch `l` to the start of its body: an
@@ -586,110 +674,112 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                 }
                 let one = constant(ops[0], 1)?;
                 let zero = constant(ops[0], 0)?;
-                let sizes = [one, one, one, one, one, one, one, one, zero, zero, one, one];
+                let sizes = [
+                    one, one, one, one, one, one, one, one, one, zero, zero, zero, one, one, one,
+                ];
                 let k = launch(ops[0], LAUNCH, &sizes, &names.next())?;
                 move_into(&ops, k.then);
                 hoist_allocas(k.op);
             },
-            Action::Kernel(outer, inner, _) => unsafe {
-                let one = constant(outer, 1)?;
-                let zero = constant(outer, 0)?;
-                let [lo, hi, step] = bounds(outer, outer)?;
-                let (bx, by) = match inner {
-                    Some(_) => (32, 8),
-                    None => (256, 1),
+            Action::Kernel(loops, _) => unsafe {
+                let o = loops[0];
+                let n = loops.len();
+                let deepest = loops[n - 1];
+                let counters: Vec<MlirValue> = loops.iter().map(|l| iv(*l)).collect();
+                let order = thread_order(deepest, &counters);
+                let block: [i64; 3] = match n {
+                    1 => [256, 1, 1],
+                    2 => [32, 8, 1],
+                    _ => [32, 4, 2],
                 };
-                let (bxv, byv) = (constant(outer, bx)?, constant(outer, by)?);
-                let (t_outer, _) = instantiate(
-                    outer,
-                    TRIPS,
-                    &[lo, hi, step, if inner.is_some() { byv } else { bxv }],
-                )?;
-                // Thread x on the loop that leaves fewer accesses uncoalesced (the
-                // inner one on a tie): paper 003's loop/thread swap.
-                let swap = inner.is_some_and(|m| uncoalesced(m, iv(outer)) < uncoalesced(m, iv(m)));
-                let sizes = match inner {
-                    Some(m) => {
-                        let [mlo, mhi, mstep] = bounds(m, outer)?;
-                        let (xs, ys) = match swap {
-                            false => ([mlo, mhi, mstep], [lo, hi, step]),
-                            true => ([lo, hi, step], [mlo, mhi, mstep]),
-                        };
-                        let (tx, _) = instantiate(outer, TRIPS, &[xs[0], xs[1], xs[2], bxv])?;
-                        let (ty, _) = instantiate(outer, TRIPS, &[ys[0], ys[1], ys[2], byv])?;
-                        [
-                            tx[1], ty[1], one, bxv, byv, one, tx[0], ty[0], xs[0], ys[0], xs[2],
-                            ys[2],
-                        ]
-                    }
-                    None => [
-                        t_outer[1], one, one, bxv, one, one, t_outer[0], one, lo, zero, step, one,
-                    ],
-                };
-                let k = launch(outer, LAUNCH, &sizes, &names.next())?;
-                match inner {
-                    Some(m) => {
-                        let (xv, yv) = if swap { (k.y, k.x) } else { (k.x, k.y) };
-                        mlirValueReplaceAllUsesOfWith(iv(outer), yv);
-                        mlirValueReplaceAllUsesOfWith(iv(m), xv);
-                        move_into(&ops_of(body(m)), k.then);
-                    }
-                    None => {
-                        mlirValueReplaceAllUsesOfWith(iv(outer), k.x);
-                        move_into(&ops_of(body(outer)), k.then);
-                    }
+                let one = constant(o, 1)?;
+                let zero = constant(o, 0)?;
+                let (mut g, mut trips, mut lo, mut st, mut b) =
+                    ([one; 3], [one; 3], [zero; 3], [one; 3], [one; 3]);
+                for (d, &m) in order.iter().enumerate() {
+                    let [l, h, s] = bounds(loops[m], o)?;
+                    b[d] = constant(o, block[d])?;
+                    let (t, _) = instantiate(o, TRIPS, &[l, h, s, b[d]])?;
+                    (g[d], trips[d], lo[d], st[d]) = (t[1], t[0], l, s);
                 }
-                mlirOperationDestroy(outer);
+                let sizes = [
+                    g[0], g[1], g[2], b[0], b[1], b[2], trips[0], trips[1], trips[2], lo[0], lo[1],
+                    lo[2], st[0], st[1], st[2],
+                ];
+                let k = launch(o, LAUNCH, &sizes, &names.next())?;
+                for (d, &m) in order.iter().enumerate() {
+                    mlirValueReplaceAllUsesOfWith(counters[m], k.c[d]);
+                }
+                move_into(&ops_of(body(deepest)), k.then);
+                mlirOperationDestroy(o);
                 hoist_allocas(k.op);
             },
             Action::Tiled(tiles, points, _) => unsafe {
                 let o = tiles[0];
+                let n = tiles.len();
                 let one = constant(o, 1)?;
                 let zero = constant(o, 0)?;
-                // Per member: the tile loop's bounds and trip count (the grid extent).
-                let mut dims = Vec::new();
-                for t in &tiles {
-                    let [lo, hi, step] = bounds(*t, o)?;
-                    let (n, _) = instantiate(o, TRIPS, &[lo, hi, step, one])?;
-                    let size = int_attr(*t, "tpoly.tile").unwrap_or(32);
-                    dims.push((lo, step, n[0], n[1], size));
-                }
-                // Thread x on the point loop that leaves fewer accesses uncoalesced (the
-                // inner one on a tie).
-                let deepest = points[points.len() - 1];
-                let (xi, yi) = match points.len() {
-                    1 => (0, None),
-                    _ if uncoalesced(deepest, iv(points[0])) < uncoalesced(deepest, iv(points[1])) => {
-                        (0, Some(1))
-                    }
-                    _ => (1, Some(0)),
-                };
+                let counters: Vec<MlirValue> = points.iter().map(|p| iv(*p)).collect();
+                let order = thread_order(points[n - 1], &counters);
                 // A thread per point of the tile, within a block's limits: x at most 32
                 // wide (256 for one dimension), at most 1024 threads; a thread covers
                 // several points of a larger tile.
-                let bx = dims[xi].4.min(if yi.is_some() { 32 } else { 256 }).max(1);
-                let by = yi.map_or(1, |y| dims[y].4.min(1024 / bx).max(1));
-                let (bxv, byv) = (constant(o, bx)?, constant(o, by)?);
-                let x = dims[xi];
-                let (ly, sy, ny, gy) = match yi {
-                    Some(y) => (dims[y].0, dims[y].1, dims[y].2, dims[y].3),
-                    None => (zero, one, one, one),
-                };
-                let sizes = [x.3, gy, one, bxv, byv, one, x.2, ny, x.0, ly, x.1, sy];
-                let k = launch(o, TILED_LAUNCH, &sizes, &names.next())?;
-                mlirValueReplaceAllUsesOfWith(iv(tiles[xi]), k.x);
-                if let Some(y) = yi {
-                    mlirValueReplaceAllUsesOfWith(iv(tiles[y]), k.y);
+                let size = |m: usize| int_attr(tiles[m], "tpoly.tile").unwrap_or(32).max(1);
+                let mut block = [1i64; 3];
+                block[0] = size(order[0]).min(if n == 1 { 256 } else { 32 });
+                if n == 2 {
+                    block[1] = size(order[1]).min(1024 / block[0]);
                 }
-                move_into(&ops_of(body(tiles[tiles.len() - 1])), k.then);
+                if n == 3 {
+                    block[1] = size(order[1]).min(8);
+                    block[2] = size(order[2]).min(1024 / (block[0] * block[1]));
+                }
+                let (mut g, mut trips, mut lo, mut st, mut b) =
+                    ([one; 3], [one; 3], [zero; 3], [one; 3], [one; 3]);
+                for (d, &m) in order.iter().enumerate() {
+                    let [l, h, s] = bounds(tiles[m], o)?;
+                    let (t, _) = instantiate(o, TRIPS, &[l, h, s, one])?;
+                    b[d] = constant(o, block[d])?;
+                    (g[d], trips[d], lo[d], st[d]) = (t[1], t[0], l, s);
+                }
+                let sizes = [
+                    g[0], g[1], g[2], b[0], b[1], b[2], trips[0], trips[1], trips[2], lo[0], lo[1],
+                    lo[2], st[0], st[1], st[2],
+                ];
+                let k = launch(o, TILED_LAUNCH, &sizes, &names.next())?;
+                for (d, &m) in order.iter().enumerate() {
+                    mlirValueReplaceAllUsesOfWith(iv(tiles[m]), k.c[d]);
+                }
+                move_into(&ops_of(body(tiles[n - 1])), k.then);
                 mlirOperationDestroy(o);
                 // Each point loop over the block's threads, outermost first.
+                let mapped: Vec<MlirValue> = points.iter().map(|p| iv(*p)).collect();
                 for (m, p) in points.iter().enumerate() {
-                    let (t, b) = if m == xi { (k.tx, bxv) } else { (k.ty, byv) };
-                    let [lo, hi, step] = bounds(*p, *p)?;
-                    let (_, made) = instantiate(*p, POINTS, &[lo, hi, step, t, b])?;
-                    let f = made[made.len() - 1];
-                    move_into(&ops_of(body(*p)), body(f));
+                    let d = order.iter().position(|x| *x == m).unwrap_or(0);
+                    let [l, h, s] = bounds(*p, *p)?;
+                    let into = match shifting(*p, k.op, &mapped) {
+                        // Thread t takes lo + t, lo + t + block extent, ...
+                        false => {
+                            let (_, made) = instantiate(*p, POINTS, &[l, h, s, k.t[d], b[d]])?;
+                            body(made[made.len() - 1])
+                        }
+                        // The lower bound moves with a loop run in sequence: thread t
+                        // takes the points from the tile's origin + t on, those below
+                        // the bound skipped, so that each point has one thread.
+                        true => {
+                            let t = constant(*p, size(m))?;
+                            let (_, made) =
+                                instantiate(*p, ANCHORED_POINTS, &[l, h, t, k.c[d], k.t[d], b[d]])?;
+                            let f = made[made.len() - 1];
+                            body(ops_of(body(f))[1])
+                        }
+                    };
+                    move_into(&ops_of(body(*p)), into);
+                    let f = mlirBlockGetParentOperation(into);
+                    let f = match op_name(f).as_str() {
+                        "scf.for" => f,
+                        _ => mlirOperationGetParentOperation(f),
+                    };
                     mlirValueReplaceAllUsesOfWith(iv(*p), mlirBlockGetArgument(body(f), 0));
                     mlirOperationDestroy(*p);
                 }
@@ -799,8 +889,8 @@ unsafe fn privatize(actions: &[Action]) {
             Action::Tiled(tiles, _, private) => unsafe {
                 private_copies(tiles[0], tiles[tiles.len() - 1], private)
             },
-            Action::Kernel(outer, inner, private) => unsafe {
-                private_copies(*outer, inner.unwrap_or(*outer), private)
+            Action::Kernel(loops, private) => unsafe {
+                private_copies(loops[0], loops[loops.len() - 1], private)
             },
         }
     }
@@ -822,52 +912,6 @@ unsafe fn private_copies(outer: MlirOperation, moved: MlirOperation, private: &[
                 }
             }
         }
-    }
-}
-
-/// The memory accesses under `op` that thread x on counter `x` would leave uncoalesced:
-/// a subscript other than the last varies with `x` (consecutive threads a row apart).
-unsafe fn uncoalesced(op: MlirOperation, x: MlirValue) -> usize {
-    unsafe {
-        let mut n = 0;
-        for c in children(op) {
-            n += uncoalesced(c, x);
-            let name = op_name(c);
-            let first = match name.as_str() {
-                "affine.load" | "memref.load" => 1,
-                "affine.store" | "memref.store" => 2,
-                _ => continue,
-            };
-            let idx: Vec<MlirValue> = (first..mlirOperationGetNumOperands(c))
-                .map(|k| mlirOperationGetOperand(c, k))
-                .collect();
-            let varies = |r: isize| -> bool {
-                if name.starts_with("memref.") {
-                    return idx.get(r as usize).is_some_and(|v| v.ptr == x.ptr);
-                }
-                let map = mlirAffineMapAttrGetValue(mlirOperationGetAttributeByName(
-                    c,
-                    string_ref("map"),
-                ));
-                let e = mlirAffineMapGetResult(map, r);
-                let dims = mlirAffineMapGetNumDims(map);
-                idx.iter().enumerate().any(|(k, v)| {
-                    v.ptr == x.ptr
-                        && (k as isize) < dims
-                        && mlirAffineExprIsFunctionOfDim(e, k as isize)
-                })
-            };
-            let rank = match name.starts_with("memref.") {
-                true => idx.len() as isize,
-                false => mlirAffineMapGetNumResults(mlirAffineMapAttrGetValue(
-                    mlirOperationGetAttributeByName(c, string_ref("map")),
-                )),
-            };
-            if (0..rank - 1).any(varies) {
-                n += 1;
-            }
-        }
-        n
     }
 }
 

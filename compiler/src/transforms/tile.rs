@@ -8,11 +8,13 @@
 //!
 //! Sizes: the `sizes` option (one per member, outermost first; the last repeats), else
 //! the scop's `tile_sizes`, else by what `tessel-map-to-gpu` maps to a block's threads
-//! (the first coincident member, and the next one when coincident): 256 for one such
-//! member, 32 for each of two (a thread per point, at most 1024 per block: every GPU's
-//! limit; without data reuse in a tile a larger one only leaves fewer threads), 8 for
-//! the members run in sequence inside a thread; in a band without a coincident member,
-//! 32 for each of one or two members and 8 for deeper bands. The sizes of the first band tiled are
+//! (the first coincident member and the coincident ones right inside it, at most
+//! three): 256 for one such member, 32 for each of two, and for three 32 for the one
+//! thread x takes ([`crate::analysis::coalescing`]), 8 and 4 for the others (a thread
+//! per point, at most 1024 per block: every GPU's limit; without data reuse in a tile
+//! a larger one only leaves fewer threads); 8 for the members run in sequence inside a
+//! thread; in a band without a coincident member, 32 for each of one or two members and
+//! 8 for deeper bands. The sizes of the first band tiled are
 //! recorded as the scop's `tile_sizes`.
 //!
 //! Tiling a permutable band is legal by definition (every dependence is carried forward
@@ -40,6 +42,7 @@
 //!         S(%i, %j) } } } }
 //! ```
 
+use crate::analysis::coalescing::uncoalesced;
 use crate::analysis::import::{loop_nest, Model, Scop, Stmt};
 use crate::mlir::{block_ops, children, op_name, string_ref};
 use crate::rebuild::{build_ast, rebuild, LoopAttr, Marks, Schedule};
@@ -183,21 +186,43 @@ unsafe fn tile_band(
         op_name(*o) == "affine.for" && int_attr(*o, "tpoly.band") == Some(band)
     });
     let n = loops.len();
-    // The members tessel-map-to-gpu maps to threads: the first coincident one, and the
-    // next one when it is coincident too.
+    // The members tessel-map-to-gpu maps to threads: the first coincident one and the
+    // coincident ones right inside it, at most three. Their sizes give a thread per
+    // point: 256 for one; 32 each for two; for three, 32 for the one thread x takes
+    // (the one that leaves the fewest accesses uncoalesced), 8 and 4 for the others.
     let coincident: Vec<bool> = loops.iter().map(|l| unsafe { has(*l, "tpoly.coincident") }).collect();
     let mapped: Vec<usize> = match coincident.iter().position(|c| *c) {
-        Some(f) if f + 1 < n && coincident[f + 1] => vec![f, f + 1],
-        Some(f) => vec![f],
+        Some(f) => (f..n.min(f + 3)).take_while(|k| coincident[*k]).collect(),
         None => Vec::new(),
     };
-    let size = |k: usize| match sizes.get(k).or(sizes.last()) {
-        Some(s) => *s,
-        None if mapped.len() == 1 && mapped[0] == k => 256,
-        None if mapped.len() == 2 && mapped.contains(&k) => 32,
-        None if mapped.is_empty() && n <= 2 => 32,
-        None => 8,
-    };
+    let mut default = vec![if n <= 2 { 32 } else { 8 }; n];
+    if !mapped.is_empty() {
+        default = vec![8; n];
+    }
+    match mapped.len() {
+        0 => {}
+        1 => default[mapped[0]] = 256,
+        2 => (default[mapped[0]], default[mapped[1]]) = (32, 32),
+        _ => {
+            let innermost = loops[n - 1];
+            let cost: Vec<usize> = mapped
+                .iter()
+                .map(|k| unsafe {
+                    let counter = mlirBlockGetArgument(
+                        mlirRegionGetFirstBlock(mlirOperationGetRegion(loops[*k], 0)),
+                        0,
+                    );
+                    uncoalesced(innermost, counter)
+                })
+                .collect();
+            let x = (0..mapped.len()).rev().min_by_key(|k| cost[*k]).unwrap_or(0);
+            let rest: Vec<usize> = (0..mapped.len()).rev().filter(|k| *k != x).collect();
+            default[mapped[x]] = 32;
+            default[mapped[rest[0]]] = 8;
+            default[mapped[rest[1]]] = 4;
+        }
+    }
+    let size = |k: usize| *sizes.get(k).or(sizes.last()).unwrap_or(&default[k]);
     let used: Vec<i64> = (0..n).map(size).collect();
     let (domain, params) = loop_nest(&loops)?;
     let iters: Vec<String> = (0..n).map(|k| format!("i{k}")).collect();
