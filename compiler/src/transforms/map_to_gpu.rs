@@ -724,7 +724,11 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                 // A thread per point of the tile, within a block's limits: x at most 32
                 // wide (256 for one dimension), at most 1024 threads; a thread covers
                 // several points of a larger tile.
-                let size = |m: usize| int_attr(tiles[m], "tpoly.tile").unwrap_or(32).max(1);
+                let sizes: Vec<i64> = tiles
+                    .iter()
+                    .map(|t| int_attr(*t, "tpoly.tile").unwrap_or(32).max(1))
+                    .collect();
+                let size = |m: usize| sizes[m];
                 let mut block = [1i64; 3];
                 block[0] = size(order[0]).min(if n == 1 { 256 } else { 32 });
                 if n == 2 {
