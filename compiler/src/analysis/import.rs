@@ -756,24 +756,30 @@ pub fn dependences(m: &Model) -> Result<Dependences, String> {
     )?;
     let before = isl(isl(sched.copy(), "copy")?.lex_lt_union_map(sched), "order")?;
     let memory = isl(pairs.intersect(before), "intersect")?;
-    let text = |u: isl_rs::UnionMap| -> Result<String, String> {
-        // Coalescing only simplifies; where isl fails at it (an internal error seen on
-        // random programs), the relation is kept as computed.
-        let u = match isl(u.copy(), "copy")?.coalesce() {
-            Ok(c) => c,
-            Err(e) if format!("{e:?}").contains("Quota") => {
-                return Err(format!(
-                    "isl gave up after {DEPENDENCE_OPERATIONS} operations"
-                ));
-            }
-            Err(_) => u,
-        };
-        // Printing must not meet the bound (isl-rs reads a null string as text).
-        ctx.reset_operations();
-        isl(u.to_str(), "print").map(|t| sorted(t.to_string()))
-    };
     Ok(Dependences {
-        flow: text(flow)?,
-        memory: text(memory)?,
+        flow: dependence_text(&ctx, flow)?,
+        memory: dependence_text(&ctx, memory)?,
     })
+}
+
+/// A dependence relation computed in `ctx` (bounded at [`DEPENDENCE_OPERATIONS`]) as
+/// text, coalesced where isl manages (an error when isl gave up on the bound).
+pub(crate) fn dependence_text(
+    ctx: &isl_rs::Context,
+    u: isl_rs::UnionMap,
+) -> Result<String, String> {
+    // Coalescing only simplifies; where isl fails at it (an internal error seen on
+    // random programs), the relation is kept as computed.
+    let u = match isl(u.copy(), "copy")?.coalesce() {
+        Ok(c) => c,
+        Err(e) if format!("{e:?}").contains("Quota") => {
+            return Err(format!(
+                "isl gave up after {DEPENDENCE_OPERATIONS} operations"
+            ));
+        }
+        Err(_) => u,
+    };
+    // Printing must not meet the bound (isl-rs reads a null string as text).
+    ctx.reset_operations();
+    isl(u.to_str(), "print").map(|t| sorted(t.to_string()))
 }

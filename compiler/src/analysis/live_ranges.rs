@@ -16,7 +16,7 @@
 //! thread. Arrays of other kinds keep their anti and output dependences as validity
 //! constraints: nothing expands them.
 
-use super::import::{isl_context, Model, DEPENDENCE_OPERATIONS};
+use super::import::{dependence_text, isl_context, Model, DEPENDENCE_OPERATIONS};
 use isl_rs::{Context, UnionAccessInfo, UnionMap, UnionSet};
 
 fn isl<T>(r: Result<T, isl_rs::LibISLError>, what: &str) -> Result<T, String> {
@@ -138,22 +138,6 @@ impl Accesses {
     }
 }
 
-/// Prints `u` coalesced (where isl manages), with the operation count reset so that
-/// printing cannot meet the bound.
-fn text(ctx: &Context, u: UnionMap) -> Result<String, String> {
-    let u = match isl(u.copy(), "copy")?.coalesce() {
-        Ok(c) => c,
-        Err(e) if format!("{e:?}").contains("Quota") => {
-            return Err(format!(
-                "isl gave up after {DEPENDENCE_OPERATIONS} operations"
-            ));
-        }
-        Err(_) => u,
-    };
-    ctx.reset_operations();
-    isl(u.to_str(), "print").map(|t| t.to_string())
-}
-
 /// The dependences of `m` with the live ranges of the local scalars `locals` (names in
 /// the model) reorderable.
 pub fn reordering(m: &Model, locals: &[&str]) -> Result<Reordering, String> {
@@ -194,15 +178,15 @@ pub fn reordering(m: &Model, locals: &[&str]) -> Result<Reordering, String> {
         local_order = isl(local_order.union(isl(order.copy(), "copy")?), "unite")?;
         scalars.push(LiveRanges {
             name: name.to_string(),
-            flow: text(&ctx, flow)?,
-            order: text(&ctx, order)?,
-            live_in: text(&ctx, live_in)?,
+            flow: dependence_text(&ctx, flow)?,
+            order: dependence_text(&ctx, order)?,
+            live_in: dependence_text(&ctx, live_in)?,
         });
     }
     Ok(Reordering {
-        validity: text(&ctx, validity)?,
-        local_flow: text(&ctx, local_flow)?,
-        local_order: text(&ctx, local_order)?,
+        validity: dependence_text(&ctx, validity)?,
+        local_flow: dependence_text(&ctx, local_flow)?,
+        local_order: dependence_text(&ctx, local_order)?,
         scalars,
     })
 }

@@ -421,34 +421,46 @@ unsafe fn instantiate(
 }
 
 /// The launch skeleton (its kernel named `KERNEL` in `tessel_kernels`, where tesselc
-/// looks for the kernels): 12 index arguments (grid x y z, block x y z, trip counts x y,
-/// lower bounds x y, steps x y); each thread's counters are the first and third
-/// operations of the guard, before which a kernel's operations go.
-const LAUNCH: &str = "func.func @launch(%gx: index, %gy: index, %gz: index, %bx: index, %by: index, %bz: index, %nx: index, %ny: index, %nz: index, %lx: index, %ly: index, %lz: index, %sx: index, %sy: index, %sz: index) {
-  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %gx, %g1 = %gy, %g2 = %gz) threads(%t0, %t1, %t2) in (%s0 = %bx, %s1 = %by, %s2 = %bz) module(@tessel_kernels) function(@KERNEL) {
-    %x0 = arith.muli %b0, %s0 : index
-    %x = arith.addi %x0, %t0 : index
-    %y0 = arith.muli %b1, %s1 : index
-    %y = arith.addi %y0, %t1 : index
-    %z0 = arith.muli %b2, %s2 : index
-    %z = arith.addi %z0, %t2 : index
+/// looks for the kernels): 15 index arguments (grid x y z, block x y z, trip counts x y
+/// z, lower bounds x y z, steps x y z). Each thread's counters `x`, `y`, `z` are
+/// `block id * block extent + thread id` guarded by the trip counts, and the guard
+/// starts with the loop counters `lower bound + counter * step` (its operations 1, 3
+/// and 5), before which a kernel's operations go. `tiled`: a block per tile, the
+/// counters the block ids alone (the thread ids are left to the point loops).
+fn skeleton(tiled: bool) -> String {
+    let counter = |d: &str, b: &str, s: &str, t: &str| match tiled {
+        true => format!("%{d} = arith.addi %{b}, %zero : index"),
+        false => format!("%{d}0 = arith.muli %{b}, %{s} : index\n    %{d} = arith.addi %{d}0, %{t} : index"),
+    };
+    format!(
+        "func.func @launch(%gx: index, %gy: index, %gz: index, %bx: index, %by: index, %bz: index, %nx: index, %ny: index, %nz: index, %lx: index, %ly: index, %lz: index, %sx: index, %sy: index, %sz: index) {{
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %gx, %g1 = %gy, %g2 = %gz) threads(%t0, %t1, %t2) in (%s0 = %bx, %s1 = %by, %s2 = %bz) module(@tessel_kernels) function(@KERNEL) {{
+    %zero = arith.constant 0 : index
+    {}
+    {}
+    {}
     %cx = arith.cmpi slt, %x, %nx : index
     %cy = arith.cmpi slt, %y, %ny : index
     %cz = arith.cmpi slt, %z, %nz : index
     %cxy = arith.andi %cx, %cy : i1
     %c = arith.andi %cxy, %cz : i1
-    scf.if %c {
+    scf.if %c {{
       %mx = arith.muli %x, %sx : index
       %ix = arith.addi %lx, %mx : index
       %my = arith.muli %y, %sy : index
       %iy = arith.addi %ly, %my : index
       %mz = arith.muli %z, %sz : index
       %iz = arith.addi %lz, %mz : index
-    }
+    }}
     gpu.terminator
-  }
+  }}
   return
-}";
+}}",
+        counter("x", "b0", "s0", "t0"),
+        counter("y", "b1", "s1", "t1"),
+        counter("z", "b2", "s2", "t2")
+    )
+}
 
 /// Host values: the trip count of a loop from its bounds, and the grid size for `block`
 /// threads per block.
@@ -506,17 +518,16 @@ unsafe fn constant(at: MlirOperation, c: i64) -> Result<MlirValue, String> {
     Ok(unsafe { instantiate(at, &text, &[])? }.0[0])
 }
 
-/// A launch before `at` from the skeleton `template` (`LAUNCH` or `TILED_LAUNCH`) with
-/// the given sizes (grid, block, trip counts, lower bounds and steps, each x y z);
+/// A launch before `at` from the [`skeleton`] (`tiled` or not) with the given sizes (grid, block, trip counts, lower bounds and steps, each x y z);
 /// returns the guard's block, its three counters, the three thread ids and the launch.
 unsafe fn launch(
     at: MlirOperation,
-    template: &str,
+    tiled: bool,
     sizes: &[MlirValue; 15],
     name: &str,
 ) -> Result<Launch, String> {
     unsafe {
-        let (_, ops) = instantiate(at, &template.replace("KERNEL", name), sizes)?;
+        let (_, ops) = instantiate(at, &skeleton(tiled).replace("KERNEL", name), sizes)?;
         let l = ops[0];
         let guard = *block_ops(body(l))
             .iter()
@@ -542,29 +553,6 @@ struct Launch {
     t: [MlirValue; 3],
     op: MlirOperation,
 }
-
-/// The skeleton of a tiled kernel: as `LAUNCH`, but with a block per tile (the guard's
-/// counters are the tile loops' counters, from the block ids) and the thread ids left
-/// to the point loops.
-const TILED_LAUNCH: &str = "func.func @launch(%gx: index, %gy: index, %gz: index, %bx: index, %by: index, %bz: index, %nx: index, %ny: index, %nz: index, %lx: index, %ly: index, %lz: index, %sx: index, %sy: index, %sz: index) {
-  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %gx, %g1 = %gy, %g2 = %gz) threads(%t0, %t1, %t2) in (%s0 = %bx, %s1 = %by, %s2 = %bz) module(@tessel_kernels) function(@KERNEL) {
-    %cx = arith.cmpi slt, %b0, %nx : index
-    %cy = arith.cmpi slt, %b1, %ny : index
-    %cz = arith.cmpi slt, %b2, %nz : index
-    %cxy = arith.andi %cx, %cy : i1
-    %c = arith.andi %cxy, %cz : i1
-    scf.if %c {
-      %mx = arith.muli %b0, %sx : index
-      %ix = arith.addi %lx, %mx : index
-      %my = arith.muli %b1, %sy : index
-      %iy = arith.addi %ly, %my : index
-      %mz = arith.muli %b2, %sz : index
-      %iz = arith.addi %lz, %mz : index
-    }
-    gpu.terminator
-  }
-  return
-}";
 
 /// A point loop run by the threads of a block: thread `t` of `b` takes the points
 /// `lo + t * step`, `lo + (t + b) * step`, ... below `hi`.
@@ -677,7 +665,7 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                 let sizes = [
                     one, one, one, one, one, one, one, one, one, zero, zero, zero, one, one, one,
                 ];
-                let k = launch(ops[0], LAUNCH, &sizes, &names.next())?;
+                let k = launch(ops[0], false, &sizes, &names.next())?;
                 move_into(&ops, k.then);
                 hoist_allocas(k.op);
             },
@@ -706,7 +694,7 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                     g[0], g[1], g[2], b[0], b[1], b[2], trips[0], trips[1], trips[2], lo[0], lo[1],
                     lo[2], st[0], st[1], st[2],
                 ];
-                let k = launch(o, LAUNCH, &sizes, &names.next())?;
+                let k = launch(o, false, &sizes, &names.next())?;
                 for (d, &m) in order.iter().enumerate() {
                     mlirValueReplaceAllUsesOfWith(counters[m], k.c[d]);
                 }
@@ -750,7 +738,7 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                     g[0], g[1], g[2], b[0], b[1], b[2], trips[0], trips[1], trips[2], lo[0], lo[1],
                     lo[2], st[0], st[1], st[2],
                 ];
-                let k = launch(o, TILED_LAUNCH, &sizes, &names.next())?;
+                let k = launch(o, true, &sizes, &names.next())?;
                 for (d, &m) in order.iter().enumerate() {
                     mlirValueReplaceAllUsesOfWith(iv(tiles[m]), k.c[d]);
                 }
