@@ -418,8 +418,11 @@ fn run_passes(
     passes: &str,
     input: &str,
 ) -> Result<(), Failure> {
-    let expanded = crate::registry::expand_pipeline(passes)
-        .map_err(|e| Failure(vec![format!("{input}:1:1: error: --passes='{passes}': {e}")]))?;
+    let expanded = crate::registry::expand_pipeline(passes).map_err(|e| {
+        Failure(vec![format!(
+            "{input}:1:1: error: --passes='{passes}': {e}"
+        )])
+    })?;
     session
         .run_pipeline(m, &format!("builtin.module({expanded})"))
         .map_err(|ds| {

@@ -159,7 +159,10 @@ fn rocdl_pipeline(opt: &dyn Fn(&str) -> String) -> Result<String, String> {
 /// baseline of every speedup); `default`, the tiled one. Both first wrap affine code
 /// outside `tpoly.scop` (hand-written, from other tools) in scops.
 pub const OPTIMIZE_PIPELINES: &[(&str, &str)] = &[
-    ("naive", "tessel-detect-scops, tessel-schedule, tessel-map-to-gpu"),
+    (
+        "naive",
+        "tessel-detect-scops, tessel-schedule, tessel-map-to-gpu",
+    ),
     (
         "default",
         "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-map-to-gpu",

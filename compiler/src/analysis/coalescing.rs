@@ -54,4 +54,3 @@ pub(crate) unsafe fn uncoalesced(op: MlirOperation, x: MlirValue) -> usize {
         n
     }
 }
-

@@ -112,8 +112,14 @@ impl Accesses {
             UnionAccessInfo::from_sink(isl(self.reads.copy(), "copy")?),
             "build access info",
         )?;
-        let info = isl(info.set_must_source(isl(self.must.copy(), "copy")?), "set sources")?;
-        let info = isl(info.set_may_source(isl(self.may.copy(), "copy")?), "set sources")?;
+        let info = isl(
+            info.set_must_source(isl(self.must.copy(), "copy")?),
+            "set sources",
+        )?;
+        let info = isl(
+            info.set_may_source(isl(self.may.copy(), "copy")?),
+            "set sources",
+        )?;
         let info = isl(
             info.set_schedule_map(isl(self.schedule.copy(), "copy")?),
             "set schedule",
@@ -133,7 +139,10 @@ impl Accesses {
             "join",
         )?;
         let s = isl(self.schedule.copy(), "copy")?;
-        let before = isl(s.lex_lt_union_map(isl(self.schedule.copy(), "copy")?), "order")?;
+        let before = isl(
+            s.lex_lt_union_map(isl(self.schedule.copy(), "copy")?),
+            "order",
+        )?;
         isl(pairs.intersect(before), "intersect")
     }
 }
@@ -168,12 +177,19 @@ pub fn reordering(m: &Model, locals: &[&str]) -> Result<Reordering, String> {
         // Writes that may both be the source of one read keep their order (one of
         // them may not write): PPCG's forced dependences between sources of one sink.
         let shared_sink = isl(
-            isl(flow.copy(), "copy")?.apply_range(isl(isl(flow.copy(), "copy")?.reverse(), "reverse")?),
+            isl(flow.copy(), "copy")?
+                .apply_range(isl(isl(flow.copy(), "copy")?.reverse(), "reverse")?),
             "pair sources",
         )?;
         let s = isl(acc.schedule.copy(), "copy")?;
-        let before = isl(s.lex_lt_union_map(isl(acc.schedule.copy(), "copy")?), "order")?;
-        validity = isl(validity.union(isl(shared_sink.intersect(before), "intersect")?), "unite")?;
+        let before = isl(
+            s.lex_lt_union_map(isl(acc.schedule.copy(), "copy")?),
+            "order",
+        )?;
+        validity = isl(
+            validity.union(isl(shared_sink.intersect(before), "intersect")?),
+            "unite",
+        )?;
         local_flow = isl(local_flow.union(isl(flow.copy(), "copy")?), "unite")?;
         local_order = isl(local_order.union(isl(order.copy(), "copy")?), "unite")?;
         scalars.push(LiveRanges {
@@ -196,7 +212,11 @@ pub fn reordering(m: &Model, locals: &[&str]) -> Result<Reordering, String> {
 /// number of dimensions of each): every live range that starts or ends in one of them
 /// starts and ends there, in one instance of those dimensions, and no read there finds
 /// the scalar uninitialized.
-pub fn private_within(r: &LiveRanges, inside: &[(String, usize)], depth: usize) -> Result<bool, String> {
+pub fn private_within(
+    r: &LiveRanges,
+    inside: &[(String, usize)],
+    depth: usize,
+) -> Result<bool, String> {
     let ctx = isl_context();
     ctx.set_max_operations(DEPENDENCE_OPERATIONS);
     let vars = |p: &str, n: usize| (0..n).map(|k| format!("{p}{k}")).collect::<Vec<_>>();

@@ -59,10 +59,10 @@
 //! gpu.memcpy %A, %d ; gpu.dealloc %d
 //! ```
 
-use crate::mlir::{block_ops, blocks, children, op_name, print_type, string_ref};
+use crate::analysis::coalescing::uncoalesced;
 use crate::analysis::import::import_scop;
 use crate::analysis::live_ranges::{private_within, reordering, LiveRanges};
-use crate::analysis::coalescing::uncoalesced;
+use crate::mlir::{block_ops, blocks, children, op_name, print_type, string_ref};
 use crate::rebuild::recomputable;
 use crate::registry::Options;
 use mlir_sys::*;
@@ -243,11 +243,14 @@ unsafe fn plan_tiled(o: MlirOperation, privacy: &Privacy) -> Option<Action> {
         int_attr(o, "tpoly.tile")?;
         let tiles: Vec<MlirOperation> = nest(o)
             .into_iter()
-            .take_while(|t| int_attr(*t, "tpoly.tile").is_some() && int_attr(*t, "tpoly.band") == Some(band))
+            .take_while(|t| {
+                int_attr(*t, "tpoly.tile").is_some() && int_attr(*t, "tpoly.band") == Some(band)
+            })
             .collect();
         // The point loops, down the band's loops that are each the only operation of
         // the loop around.
-        let members: Vec<Option<i64>> = tiles.iter().map(|t| int_attr(*t, "tpoly.member")).collect();
+        let members: Vec<Option<i64>> =
+            tiles.iter().map(|t| int_attr(*t, "tpoly.member")).collect();
         let mut points: Vec<Option<MlirOperation>> = vec![None; tiles.len()];
         let mut cur = *tiles.last()?;
         loop {
@@ -257,7 +260,10 @@ unsafe fn plan_tiled(o: MlirOperation, privacy: &Privacy) -> Option<Action> {
                 break;
             }
             if has(*c, "tpoly.point") {
-                if let Some(k) = members.iter().position(|m| *m == int_attr(*c, "tpoly.member")) {
+                if let Some(k) = members
+                    .iter()
+                    .position(|m| *m == int_attr(*c, "tpoly.member"))
+                {
                     points[k] = Some(*c);
                 }
             }
@@ -430,7 +436,9 @@ unsafe fn instantiate(
 fn skeleton(tiled: bool) -> String {
     let counter = |d: &str, b: &str, s: &str, t: &str| match tiled {
         true => format!("%{d} = arith.addi %{b}, %zero : index"),
-        false => format!("%{d}0 = arith.muli %{b}, %{s} : index\n    %{d} = arith.addi %{d}0, %{t} : index"),
+        false => format!(
+            "%{d}0 = arith.muli %{b}, %{s} : index\n    %{d} = arith.addi %{d}0, %{t} : index"
+        ),
     };
     format!(
         "func.func @launch(%gx: index, %gy: index, %gz: index, %bx: index, %by: index, %bz: index, %nx: index, %ny: index, %nz: index, %lx: index, %ly: index, %lz: index, %sx: index, %sy: index, %sz: index) {{
@@ -556,7 +564,8 @@ struct Launch {
 
 /// A point loop run by the threads of a block: thread `t` of `b` takes the points
 /// `lo + t * step`, `lo + (t + b) * step`, ... below `hi`.
-const POINTS: &str = "func.func @points(%lo: index, %hi: index, %step: index, %t: index, %b: index) {
+const POINTS: &str =
+    "func.func @points(%lo: index, %hi: index, %step: index, %t: index, %b: index) {
   %o = arith.muli %t, %step : index
   %l = arith.addi %lo, %o : index
   %s = arith.muli %step, %b : index
@@ -569,7 +578,8 @@ const POINTS: &str = "func.func @points(%lo: index, %hi: index, %step: index, %t
 /// lower bound (which moves with a loop the kernel runs in sequence): thread `t` of
 /// `b` takes `size * tile + t`, `size * tile + t + b`, ... below `hi`, skipping those
 /// below `lo`.
-const ANCHORED_POINTS: &str = "func.func @points(%lo: index, %hi: index, %size: index, %tile: index, %t: index, %b: index) {
+const ANCHORED_POINTS: &str =
+    "func.func @points(%lo: index, %hi: index, %size: index, %tile: index, %t: index, %b: index) {
   %o = arith.muli %tile, %size : index
   %l = arith.addi %o, %t : index
   scf.for %p = %l to %hi step %b {
@@ -856,8 +866,10 @@ impl Privacy {
                 .first()
                 .and_then(|(_, _, ivs)| ivs.iter().position(|x| x.ptr == counter.ptr))?
                 + 1;
-            let named: Vec<(String, usize)> =
-                inside.iter().map(|(n, _, ivs)| (n.clone(), ivs.len())).collect();
+            let named: Vec<(String, usize)> = inside
+                .iter()
+                .map(|(n, _, ivs)| (n.clone(), ivs.len()))
+                .collect();
             if !private_within(r, &named, depth).ok()? {
                 return None;
             }

@@ -5,8 +5,8 @@
 //! that the scheduler sees which loops are parallel (a read after a write within one
 //! statement would otherwise read, in the model, the previous instance's write).
 
-use crate::analysis::import::{within, Scop};
 use crate::analysis::import::local_scalar;
+use crate::analysis::import::{within, Scop};
 use crate::mlir::{block_ops, blocks, children, op_name};
 use mlir_sys::*;
 
@@ -75,8 +75,9 @@ pub(crate) unsafe fn remove_dead(
             continue;
         }
         let vars: Vec<String> = (0..st.ivs.len()).map(|d| format!("i{d}")).collect();
-        let space = isl_rs::UnionSet::read_from_str(&ctx, &format!("{{ S{k}[{}] }}", vars.join(", ")))
-            .map_err(|e| format!("isl could not read a statement: {e:?}"))?;
+        let space =
+            isl_rs::UnionSet::read_from_str(&ctx, &format!("{{ S{k}[{}] }}", vars.join(", ")))
+                .map_err(|e| format!("isl could not read a statement: {e:?}"))?;
         let read = sources
             .copy()
             .and_then(|s| s.intersect(space))

@@ -63,9 +63,9 @@
 //! }
 //! ```
 
+use super::scalars;
 use crate::analysis::import::import_scop;
 use crate::analysis::live_ranges::{reordering, same_dataflow, Reordering};
-use super::scalars;
 use crate::mlir::{children, op_name, string_ref};
 use crate::rebuild::{build_ast, rebuild, Band, Marks, Schedule};
 use crate::registry::Options;
@@ -251,7 +251,12 @@ fn constraints(
     deps: &Reordering,
     reorder: bool,
 ) -> Result<isl_rs::ScheduleConstraints, Failure> {
-    let read = |t: &str| isl(isl_rs::UnionMap::read_from_str(ctx, t), "read the dependences");
+    let read = |t: &str| {
+        isl(
+            isl_rs::UnionMap::read_from_str(ctx, t),
+            "read the dependences",
+        )
+    };
     let validity = read(&deps.validity)?;
     let order = read(&deps.local_order)?;
     let near = isl(
@@ -264,7 +269,10 @@ fn constraints(
     )?;
     let sc = match reorder {
         true => {
-            let sc = isl(sc.set_validity(isl(validity.copy(), "copy")?), "set validity")?;
+            let sc = isl(
+                sc.set_validity(isl(validity.copy(), "copy")?),
+                "set validity",
+            )?;
             isl(
                 sc.set_conditional_validity(read(&deps.local_flow)?, order),
                 "set conditional validity",
@@ -321,14 +329,16 @@ unsafe fn schedule(op: MlirOperation, s: &Settings) -> Result<(), Failure> {
     unsafe { scalars::forward_stores(op) };
     unsafe { demote(op)? };
     let (scop, deps) = loop {
-        let scop = import_scop(op)
-            .map_err(|e| Failure::Error(format!("cannot model this scop: {e}")))?;
+        let scop =
+            import_scop(op).map_err(|e| Failure::Error(format!("cannot model this scop: {e}")))?;
         let locals = scop.local_scalars();
         let names: Vec<&str> = locals.iter().map(|(n, _)| n.as_str()).collect();
         // isl may give up on the dependences of a huge scop: it then keeps its order.
         let deps = reordering(&scop.model, &names)
             .map_err(|e| Failure::Kept(format!("no dependences: {e}")))?;
-        if !unsafe { scalars::remove_dead(&scop, &locals, &deps.local_flow) }.map_err(Failure::Kept)? {
+        if !unsafe { scalars::remove_dead(&scop, &locals, &deps.local_flow) }
+            .map_err(Failure::Kept)?
+        {
             break (scop, deps);
         }
     };
@@ -340,7 +350,10 @@ unsafe fn schedule(op: MlirOperation, s: &Settings) -> Result<(), Failure> {
         o,
     )?;
     isl(isl_rs::Options::set_schedule_outer_coincidence(&ctx, 1), o)?;
-    isl(isl_rs::Options::set_schedule_maximize_coincidence(&ctx, 1), o)?;
+    isl(
+        isl_rs::Options::set_schedule_maximize_coincidence(&ctx, 1),
+        o,
+    )?;
     isl(
         isl_rs::Options::set_schedule_maximize_band_depth(&ctx, 1),
         o,

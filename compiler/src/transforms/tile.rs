@@ -190,7 +190,10 @@ unsafe fn tile_band(
     // coincident ones right inside it, at most three. Their sizes give a thread per
     // point: 256 for one; 32 each for two; for three, 32 for the one thread x takes
     // (the one that leaves the fewest accesses uncoalesced), 8 and 4 for the others.
-    let coincident: Vec<bool> = loops.iter().map(|l| unsafe { has(*l, "tpoly.coincident") }).collect();
+    let coincident: Vec<bool> = loops
+        .iter()
+        .map(|l| unsafe { has(*l, "tpoly.coincident") })
+        .collect();
     let mapped: Vec<usize> = match coincident.iter().position(|c| *c) {
         Some(f) => (f..n.min(f + 3)).take_while(|k| coincident[*k]).collect(),
         None => Vec::new(),
@@ -215,7 +218,10 @@ unsafe fn tile_band(
                     uncoalesced(innermost, counter)
                 })
                 .collect();
-            let x = (0..mapped.len()).rev().min_by_key(|k| cost[*k]).unwrap_or(0);
+            let x = (0..mapped.len())
+                .rev()
+                .min_by_key(|k| cost[*k])
+                .unwrap_or(0);
             let rest: Vec<usize> = (0..mapped.len()).rev().filter(|k| *k != x).collect();
             default[mapped[x]] = 32;
             default[mapped[rest[0]]] = 8;

@@ -260,7 +260,10 @@ fn main() -> ExitCode {
             &args,
             prog,
             &args.pipeline,
-            args.passes.clone().or_else(|| passes_of(&args.pipeline)).as_ref(),
+            args.passes
+                .clone()
+                .or_else(|| passes_of(&args.pipeline))
+                .as_ref(),
             dir.path(),
         );
         let base = args
