@@ -105,7 +105,7 @@ pub fn rocm_toolkit() -> Option<String> {
 /// The part of both lowerings that keeps the gpu dialect: outlined kernels with `cf`
 /// control flow, the form [`crate::simform`] compiles for the sim device.
 pub const DEVICE_PREP: &str =
-    "tessel-inline-scops, gpu-kernel-outlining, func.func(gpu-async-region), lower-affine, convert-scf-to-cf";
+    "tessel-inline-scops, gpu-kernel-outlining, func.func(gpu-async-region), lower-affine, convert-scf-to-cf, tessel-scope-launches";
 
 /// With `debug=true` (`-g`): line tables for the kernels and the host code from the
 /// operations' source locations.
@@ -258,6 +258,16 @@ pub const PASSES: &[PassInfo] = &[
         kind: PassKind::Rust {
             anchor: "",
             run: crate::transforms::inline_scops::run,
+        },
+    },
+    PassInfo {
+        name: "tessel-scope-launches",
+        summary: "Save the stack pointer before each gpu.launch_func outside its function's entry block and restore it after, so its argument arrays leave the stack (part of the device preparation)",
+        options: &[],
+        example: "gpu.launch_func @m::@k ...  =>  %sp = llvm.intr.stacksave; gpu.launch_func @m::@k ...; llvm.intr.stackrestore %sp",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::scope_launches::run,
         },
     },
     PassInfo {

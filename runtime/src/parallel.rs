@@ -276,6 +276,19 @@ pub fn asked() -> Result<Option<usize>, String> {
     }
 }
 
+/// The machine's cores (at most [`MAX_THREADS`]), asked once: the standard library reads
+/// the cgroup's CPU quota from files at every call, which cost a launch more than
+/// simulating a small kernel.
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+            .min(MAX_THREADS)
+    })
+}
+
 /// How many threads run a launch of `blocks` blocks of `threads_per_block` threads
 /// whose bound allocations need `shadow_bytes` of shadow per thread: `asked`, else the
 /// machine's cores, within the limits above.
@@ -285,12 +298,7 @@ pub fn threads(
     threads_per_block: u64,
     shadow_bytes: u64,
 ) -> usize {
-    let n = asked.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-            .min(MAX_THREADS)
-    });
+    let n = asked.unwrap_or_else(cores);
     if blocks > MAX_BLOCKS || (asked.is_none() && blocks * threads_per_block < MIN_THREADS_TOTAL) {
         return 1;
     }

@@ -80,7 +80,7 @@ func.func @tri(%A: memref<?x?xf32>, %n: index) {
 // CHECK: } {tpoly.band = 1 : i64, tpoly.member = 1 : i64, tpoly.permutable}
 // CHECK: } {tpoly.band = 1 : i64, tpoly.member = 0 : i64, tpoly.permutable, tpoly.point}
 // CHECK-NEXT: } {tpoly.band = 1 : i64, tpoly.member = 0 : i64, tpoly.permutable, tpoly.tile = 32 : i64}
-// DIAG: tile.mlir:[[# @LINE + 9]]:5: remark: band tiled in its first 1 members only
+// DIAG: tile.mlir:[[# @LINE + 9]]:5: remark: band tiled in its first member only
 func.func @partial(%A: memref<100x100xf32>, %B: memref<100xf32>, %x: f32) {
   tpoly.scop {
     affine.for %t = 0 to 10 {

@@ -459,6 +459,11 @@ impl Importer {
                     if mlirOperationGetNumRegions(op) > 0 {
                         return Err(format!("'{n}' inside a scop"));
                     }
+                    if !modelled(&n) {
+                        return Err(format!(
+                            "'{n}' inside a scop (what it reads or writes is not modelled)"
+                        ));
+                    }
                 }
             }
         }
@@ -554,6 +559,30 @@ impl Importer {
             accesses(&|a| a.write && a.may),
         ]
     }
+}
+
+/// Whether the model knows all an operation without regions does: pure arithmetic, or
+/// an access it records. Anything else (a call, `memref.copy`, an LLVM store) might
+/// touch memory the dependences would not see, so no schedule could be trusted.
+pub(crate) fn modelled(name: &str) -> bool {
+    matches!(
+        name.split('.').next(),
+        Some("arith" | "math" | "index" | "tpoly")
+    ) || matches!(
+        name,
+        "affine.load"
+            | "affine.store"
+            | "affine.apply"
+            | "affine.min"
+            | "affine.max"
+            | "affine.yield"
+            | "memref.load"
+            | "memref.store"
+            | "memref.dim"
+            | "memref.alloca"
+            | "scf.yield"
+            | "ub.poison"
+    )
 }
 
 /// isl prints the pieces of a union in its own order: sorted by statement number (then

@@ -919,6 +919,20 @@ unsafe fn private_copies(outer: MlirOperation, moved: MlirOperation, private: &[
     }
 }
 
+/// The name of an operation in `op` that may not run on the device: one without regions
+/// whose effects the model does not know (a call: its callee is host code).
+unsafe fn foreign(op: MlirOperation) -> Option<String> {
+    unsafe {
+        children(op).into_iter().find_map(|c| {
+            let n = op_name(c);
+            match mlirOperationGetNumRegions(c) == 0 && !crate::analysis::import::modelled(&n) {
+                true => Some(n),
+                false => foreign(c),
+            }
+        })
+    }
+}
+
 /// Whether `op` (or an operation in it) stores to `m`.
 unsafe fn writes(op: MlirOperation, m: MlirValue) -> bool {
     unsafe {
@@ -985,6 +999,9 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
     unsafe {
         if mlirOperationGetNumResults(scop) > 0 {
             return Err("the scop has results".into());
+        }
+        if let Some(n) = foreign(scop) {
+            return Err(format!("'{n}' cannot run in a kernel"));
         }
         let top = body(scop);
         let privacy = Privacy::of(scop);

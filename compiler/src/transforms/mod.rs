@@ -7,4 +7,5 @@ pub mod map_to_gpu;
 pub mod print_model;
 pub mod scalars;
 pub mod schedule;
+pub mod scope_launches;
 pub mod tile;

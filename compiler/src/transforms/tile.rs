@@ -284,7 +284,11 @@ unsafe fn tile_band(
     };
     unsafe { rebuild(first, true, &nest, Marks::Dims(&dims), &ast) }?;
     let note = partial.then(|| {
-        format!("band tiled in its first {n} members only: the next member is not the only operation in the loop above it")
+        let first = match n {
+            1 => "member".to_string(),
+            _ => format!("{n} members"),
+        };
+        format!("band tiled in its first {first} only: the next member is not the only operation in the loop above it")
     });
     Ok((used, note))
 }

@@ -1,0 +1,62 @@
+// RUN: tessel-opt %s --split-input-file --verify-diagnostics --tessel-map-to-gpu
+// Scops tessel-map-to-gpu leaves on the host, as they were, with a remark saying why.
+
+// A call's callee is host code: it cannot run in a kernel.
+func.func @call(%A: memref<10xf32>) {
+  // expected-remark @+1 {{scop not mapped to the GPU: 'func.call' cannot run in a kernel}}
+  tpoly.scop {
+    affine.for %i = 0 to 10 {
+      %v = func.call @f() : () -> f32
+      affine.store %v, %A[%i] : memref<10xf32>
+    }
+  }
+  return
+}
+func.func private @f() -> f32
+
+// -----
+
+func.func @results(%A: memref<10xf32>) -> index {
+  // expected-remark @+1 {{scop not mapped to the GPU: the scop has results}}
+  %r = tpoly.scop -> index {
+    affine.for %i = 0 to 10 {
+      %v = affine.load %A[%i] : memref<10xf32>
+      affine.store %v, %A[%i] : memref<10xf32>
+    }
+    %c = arith.constant 3 : index
+    tpoly.yield %c : index
+  }
+  return %r : index
+}
+
+// -----
+
+// The device copy of an array is a plain one: a strided layout (or a memory space) is
+// not reproduced.
+func.func @layout(%A: memref<10xf32, strided<[2]>>) {
+  // expected-remark @+1 {{scop not mapped to the GPU: an array of type memref<10xf32, strided<[2]>> (a layout or memory space)}}
+  tpoly.scop {
+    affine.for %i = 0 to 10 {
+      %v = affine.load %A[%i] : memref<10xf32, strided<[2]>>
+      %w = arith.addf %v, %v : f32
+      affine.store %w, %A[%i] : memref<10xf32, strided<[2]>>
+    }
+  }
+  return
+}
+
+// -----
+
+// A loop bound read from memory: the load runs on the device, where the data is, but the
+// host needs its value.
+func.func @bound(%A: memref<10xf32>, %B: memref<10xindex>) {
+  // expected-remark @+1 {{scop not mapped to the GPU: a value computed by 'affine.load' on the device is used outside its kernel}}
+  tpoly.scop {
+    %n = affine.load %B[0] : memref<10xindex>
+    affine.for %i = 0 to %n {
+      %v = affine.load %A[%i] : memref<10xf32>
+      affine.store %v, %A[%i] : memref<10xf32>
+    } {tpoly.band = 0 : i64, tpoly.member = 0 : i64, tpoly.coincident, tpoly.permutable}
+  }
+  return
+}
