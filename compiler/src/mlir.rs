@@ -535,12 +535,107 @@ pub(crate) unsafe fn ancestor_in(mut op: MlirOperation, block: MlirBlock) -> Opt
     None
 }
 
-/// Whether `op` or an operation nested in it is named `name`.
+/// `file:line:col` of `op`'s location (its C line after the frontend), or `?`.
 ///
 /// # Safety
 /// `op` is a live operation.
-pub(crate) unsafe fn contains_op(op: MlirOperation, name: &str) -> bool {
-    unsafe { op_name(op) == name || children(op).into_iter().any(|c| contains_op(c, name)) }
+pub(crate) unsafe fn loc_text(op: MlirOperation) -> String {
+    unsafe {
+        let loc = mlirOperationGetLocation(op);
+        if !mlirLocationIsAFileLineColRange(loc) {
+            return "?".into();
+        }
+        let file = from_string_ref(mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(
+            loc,
+        )));
+        let file = std::path::Path::new(&file)
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or(file);
+        format!(
+            "{file}:{}:{}",
+            mlirLocationFileLineColRangeGetStartLine(loc),
+            mlirLocationFileLineColRangeGetStartColumn(loc)
+        )
+    }
+}
+
+/// For `-v`: `loop around FILE:LINE:COL` for a loop, naming its first statement (rebuilt
+/// loops carry the scop's location, a statement its own C line).
+///
+/// # Safety
+/// `op` is a live operation.
+pub(crate) unsafe fn loop_text(op: MlirOperation) -> String {
+    unsafe fn first_statement(op: MlirOperation) -> Option<MlirOperation> {
+        unsafe {
+            children(op)
+                .into_iter()
+                .find_map(|c| match op_name(c).as_str() {
+                    "affine.for" | "affine.if" | "scf.for" | "scf.if" => first_statement(c),
+                    "arith.constant" | "affine.apply" | "affine.min" | "affine.max" => None,
+                    n if n.ends_with("yield") => None,
+                    _ => Some(c),
+                })
+        }
+    }
+    let at = unsafe { first_statement(op) }.unwrap_or(op);
+    format!("loop around {}", unsafe { loc_text(at) })
+}
+
+/// The symbol name of the function holding `op` (empty if none).
+///
+/// # Safety
+/// `op` is a live operation.
+pub(crate) unsafe fn function_name(mut op: MlirOperation) -> String {
+    unsafe {
+        while !op.ptr.is_null() {
+            let a = mlirOperationGetAttributeByName(op, string_ref("sym_name"));
+            if !a.ptr.is_null() && mlirAttributeIsAString(a) {
+                return from_string_ref(mlirStringAttrGetValue(a));
+            }
+            op = mlirOperationGetParentOperation(op);
+        }
+    }
+    String::new()
+}
+
+/// Parses `text` (a `func.func` of arguments `args`' types) and moves its body before
+/// `at` with its arguments replaced by `args`; returns what its `return` returns and
+/// its operations (a pass builds a few operations this way from a readable template).
+///
+/// # Safety
+/// `at` is a live operation in a block; `args` live values of the types `text` names.
+pub(crate) unsafe fn instantiate(
+    at: MlirOperation,
+    text: &str,
+    args: &[MlirValue],
+) -> Result<(Vec<MlirValue>, Vec<MlirOperation>), String> {
+    unsafe {
+        let ctx = mlirOperationGetContext(at);
+        let f = mlirOperationCreateParse(ctx, string_ref(text), string_ref("template"));
+        if f.ptr.is_null() {
+            return Err(format!("internal: a template does not parse: {text}"));
+        }
+        let b = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
+        for (k, v) in args.iter().enumerate() {
+            mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(b, k as isize), *v);
+        }
+        let end = mlirBlockGetTerminator(b);
+        let results = (0..mlirOperationGetNumOperands(end))
+            .map(|k| mlirOperationGetOperand(end, k))
+            .collect();
+        let moved: Vec<MlirOperation> = block_ops(b)
+            .into_iter()
+            .filter(|o| o.ptr != end.ptr)
+            .collect();
+        let block = mlirOperationGetBlock(at);
+        for &o in &moved {
+            mlirOperationRemoveFromParent(o);
+            mlirBlockInsertOwnedOperationBefore(block, at, o);
+        }
+        mlirOperationDestroy(f);
+        Ok((results, moved))
+    }
 }
 
 /// The operations directly inside `op`'s regions.

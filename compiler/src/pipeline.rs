@@ -1,17 +1,16 @@
 //! The compilation flows `tesselc` runs, from C to each `--emit` form.
 //!
 //! C --frontend--> SCoP trees --affine printer--> `--emit=mlir`
-//!   --isl dependences + mapping--> `--emit=gpu`
+//!   --passes (tessel-optimize{pipeline=default}, or --passes)--> `--emit=gpu`
 //!   --tessel-gpu-to-nvvm--> `--emit=ptx` (--ptxas--> `cubin`), `--emit=llvm` (host + embedded PTX)
 //!   --tessel-gpu-to-rocdl--> `--emit=amdgcn` (--llvm-mc, ld.lld--> `hsaco`)
 
-use crate::analysis::deps;
-use crate::codegen::{affine, gpu};
+use crate::codegen::affine;
 use crate::frontend;
 use crate::mlir::{self, MlirDiag, Session};
 use crate::registry;
 use crate::subcommand;
-use melior::ir::{BlockLike, Module};
+use melior::ir::Module;
 use std::path::Path;
 use std::process::Command;
 use tessel_runtime::bytecode::{Code, CodeKind};
@@ -25,9 +24,6 @@ pub enum Emit {
     Cubin,
     Amdgcn,
     Hsaco,
-    /// The mapped program with launches run as loops on the CPU (for checking the mapping
-    /// without a GPU), with a C-ABI entry point.
-    Emulated,
     /// A relocatable host object: C-ABI entry points that run the kernels through the
     /// runtime, with the kernels embedded (sim form, PTX and cubin, or HSACO).
     Object,
@@ -43,7 +39,6 @@ impl Emit {
             "cubin" => Emit::Cubin,
             "amdgcn" => Emit::Amdgcn,
             "hsaco" => Emit::Hsaco,
-            "emulated" => Emit::Emulated,
             "obj" => Emit::Object,
             _ => return None,
         })
@@ -53,7 +48,7 @@ impl Emit {
     }
     pub fn extension(self) -> &'static str {
         match self {
-            Emit::Mlir | Emit::Gpu | Emit::Emulated => "mlir",
+            Emit::Mlir | Emit::Gpu => "mlir",
             Emit::Llvm => "ll",
             Emit::Ptx => "ptx",
             Emit::Cubin => "cubin",
@@ -73,12 +68,15 @@ pub struct CompileOptions {
     /// programs (a code object per architecture). None: sm_90, or gfx942 for AMD forms.
     pub offload_arch: Vec<String>,
     pub emit: Emit,
-    pub map: gpu::MapOptions,
+    /// With `--emit=obj`: the suffix of the C entry points' names (`""`: each replaces
+    /// its C function; whole programs call `NAME__tessel` from the rewritten C).
+    pub entry_suffix: &'static str,
     /// `-g`: line tables in the kernels (PTX `.loc`, cubin line info, HSACO) and the
     /// host object, from the C locations of the operations.
     pub debug: bool,
-    /// `--passes=PIPELINE` (experimental): the scops' affine form through these Tessel
-    /// and MLIR passes, run on the host in place of their GPU mapping.
+    /// The passes between the frontend and the lowering (`tessel-optimize{pipeline=...}`
+    /// or `--passes`), on the scops' affine form; scops they leave in place run on the
+    /// host. None: no passes (the affine form itself).
     pub passes: Option<String>,
 }
 
@@ -255,7 +253,7 @@ pub fn resolve_archs(
             archs.push(a.clone());
         }
     }
-    if archs.len() > 1 && !matches!(emit, Emit::Object | Emit::Mlir | Emit::Gpu | Emit::Emulated) {
+    if archs.len() > 1 && !matches!(emit, Emit::Object | Emit::Mlir | Emit::Gpu) {
         return fail(format!(
             "{} makes one file for one architecture, but {} were given ({}); several --offload-arch are for -c and programs",
             asked.map_or_else(|| format!("--emit={}", emit.extension()), String::from),
@@ -294,78 +292,31 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
         )]));
     }
     tracing::info!(scops = scops.len(), "frontend done");
-    if matches!(opts.emit, Emit::Object | Emit::Emulated) && opts.map.entry_suffix.is_empty() {
+    if opts.emit == Emit::Object && opts.entry_suffix.is_empty() {
         // The entry point takes the C function's place: code of the function outside
         // the region would silently disappear.
         if let Some((loc, what)) = scops.iter().find_map(|s| s.outside_code.clone()) {
             return Err(Failure(vec![format!(
-                "{loc}: error: {} replaces the whole function and would lose {what}; build the whole program instead (tesselc {} -o PROGRAM)",
-                if opts.emit == Emit::Object { "-c" } else { "--emit=emulated" },
+                "{loc}: error: -c replaces the whole function and would lose {what}; build the whole program instead (tesselc {} -o PROGRAM)",
                 opts.input
             )]));
         }
     }
     let session = Session::new();
-    if opts.emit == Emit::Mlir {
-        let text = affine::emit_module(&scops);
-        let mut m = session
-            .parse(&text, "affine")
-            .map_err(|d| internal("affine form", &text, d))?;
-        mlir::inherit_locations(&m, "affine");
-        session
-            .verify(&m)
-            .map_err(|d| internal("affine form", &text, d))?;
-        if let Some(passes) = &opts.passes {
-            run_passes(&session, &mut m, passes, &opts.input)?;
-        }
-        return Ok(mlir::print_module(&m).into_bytes());
-    }
-    let mut pars = Vec::new();
-    for s in &scops {
-        let _s = tracing::info_span!("dependences", scop = %s.name).entered();
-        let p = deps::analyze(s).map_err(|e| {
-            Failure(vec![format!(
-                "{}: error: dependence analysis failed: {e}",
-                s.loc
-            )])
-        })?;
-        let par: Vec<usize> = (0..s.num_loops).filter(|l| p.parallel[*l]).collect();
-        tracing::info!(scop = %s.name, loops = s.num_loops, parallel = ?par, "parallel loops");
-        tracing::debug!(flow = %p.flow, "flow dependences");
-        pars.push(p);
-    }
-    let map = gpu::MapOptions {
-        emulate: opts.emit == Emit::Emulated,
-        c_abi: opts.emit == Emit::Object,
-        ..opts.map
-    };
-    let text = gpu::emit_module(&scops, &pars, map);
+    let entries = (opts.emit == Emit::Object).then_some(opts.entry_suffix);
+    let text = affine::emit_module(&scops, entries);
     let mut m = session
-        .parse(&text, "gpu")
-        .map_err(|d| internal("gpu form", &text, d))?;
-    mlir::inherit_locations(&m, "gpu");
+        .parse(&text, "affine")
+        .map_err(|d| internal("affine form", &text, d))?;
+    mlir::inherit_locations(&m, "affine");
     session
         .verify(&m)
-        .map_err(|d| internal("gpu form", &text, d))?;
+        .map_err(|d| internal("affine form", &text, d))?;
     if let Some(passes) = &opts.passes {
         let _s = tracing::info_span!("passes", pipeline = %passes).entered();
-        with_passes(
-            &session,
-            &m,
-            &scops,
-            passes,
-            &opts.input,
-            map.emulate || map.c_abi,
-        )?;
-        // SAFETY: a live module, only read.
-        let launches = unsafe { mlir::contains_op(m.as_operation().to_raw(), "gpu.launch") };
-        if map.emulate && launches {
-            return fail(format!(
-                "--emit=emulated runs the frontend's mapping as CPU loops; with --passes='{passes}' the kernels come from the passes (build a program to run them on sim)"
-            ));
-        }
+        run_passes(&session, &mut m, passes, &opts.input)?;
     }
-    if opts.emit == Emit::Gpu || opts.emit == Emit::Emulated {
+    if matches!(opts.emit, Emit::Mlir | Emit::Gpu) {
         return Ok(mlir::print_module(&m).into_bytes());
     }
     if opts.emit == Emit::Object {
@@ -381,7 +332,7 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
     let objects = mlir::gpu_objects(&m);
     let object = objects
         .into_iter()
-        .find(|(n, _)| n == gpu::KERNEL_MODULE)
+        .find(|(n, _)| n == crate::transforms::map_to_gpu::KERNEL_MODULE)
         .map(|o| o.1)
         .unwrap_or_default();
     match opts.emit {
@@ -391,7 +342,7 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
         Emit::Ptx | Emit::Amdgcn => Ok(object),
         Emit::Cubin => ptxas(&object, &arch, opts.opt_level, opts.debug),
         Emit::Hsaco => hsaco(&object, &arch),
-        Emit::Mlir | Emit::Gpu | Emit::Emulated | Emit::Object => unreachable!("returned above"),
+        Emit::Mlir | Emit::Gpu | Emit::Object => unreachable!("returned above"),
     }
 }
 
@@ -440,75 +391,6 @@ fn run_passes(
                     .collect(),
             )
         })
-}
-
-/// `--passes`: each scop's function in `m` replaced by its affine form after `passes`
-/// (named `NAME.impl` behind a C entry point when `impl_names`); the kernels of the GPU
-/// mapping are dropped once nothing launches them.
-fn with_passes(
-    session: &Session,
-    m: &Module<'_>,
-    scops: &[crate::scop::Scop],
-    passes: &str,
-    input: &str,
-    impl_names: bool,
-) -> Result<(), Failure> {
-    let text = affine::emit_module(scops);
-    let mut a = session
-        .parse(&text, "affine")
-        .map_err(|d| internal("affine form", &text, d))?;
-    mlir::inherit_locations(&a, "affine");
-    run_passes(session, &mut a, passes, input)?;
-    // SAFETY: both modules are live and owned here; operations move between them only
-    // as clones, and the replaced function is erased after its clone is in place.
-    unsafe {
-        use mlir_sys::*;
-        let body = |m: &Module<'_>| mlir::block_ops(m.body().to_raw());
-        let sym = |op: MlirOperation| {
-            let a = mlirOperationGetAttributeByName(op, mlir::string_ref("sym_name"));
-            match a.ptr.is_null() {
-                true => String::new(),
-                false => mlir::from_string_ref(mlirStringAttrGetValue(a)),
-            }
-        };
-        let ctx = mlirOperationGetContext(m.as_operation().to_raw());
-        for f in body(&a) {
-            if mlir::op_name(f) != "func.func" {
-                continue;
-            }
-            let name = sym(f);
-            let target = if impl_names {
-                format!("{name}.impl")
-            } else {
-                name.clone()
-            };
-            let Some(old) = body(m)
-                .into_iter()
-                .find(|o| mlir::op_name(*o) == "func.func" && sym(*o) == target)
-            else {
-                return fail(format!("--passes: no function '{target}' to replace"));
-            };
-            let copy = mlirOperationClone(f);
-            let attr = mlirStringAttrGet(ctx, mlir::string_ref(&target));
-            mlirOperationSetAttributeByName(copy, mlir::string_ref("sym_name"), attr);
-            let vis = mlirOperationGetAttributeByName(old, mlir::string_ref("sym_visibility"));
-            if !vis.ptr.is_null() {
-                mlirOperationSetAttributeByName(copy, mlir::string_ref("sym_visibility"), vis);
-            }
-            mlirBlockInsertOwnedOperationBefore(m.body().to_raw(), old, copy);
-            mlirOperationDestroy(old);
-        }
-        if !mlir::contains_op(m.as_operation().to_raw(), "gpu.launch_func") {
-            for o in body(m) {
-                if mlir::op_name(o) == "gpu.module" {
-                    mlirOperationDestroy(o);
-                }
-            }
-        }
-    }
-    session
-        .verify(m)
-        .map_err(|d| internal("--passes", &mlir::print_module(m), d))
 }
 
 /// The lowering pipeline for `arch` (NVVM or ROCDL, emitting PTX or AMDGCN text) and

@@ -29,7 +29,6 @@ pub struct ProgramOptions {
     pub cflags: Vec<String>,
     pub opt_level: u8,
     pub offload_arch: Vec<String>,
-    pub map: crate::codegen::gpu::MapOptions,
     pub output: PathBuf,
     /// Kernels only from these functions (`--function`), else `#pragma scop` regions.
     pub functions: Vec<String>,
@@ -242,10 +241,7 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
                 emit: Emit::Object,
                 debug: crate::pipeline::wants_debug(&p.cflags),
                 passes: p.passes.clone(),
-                map: crate::codegen::gpu::MapOptions {
-                    entry_suffix: ENTRY_SUFFIX,
-                    ..p.map
-                },
+                entry_suffix: ENTRY_SUFFIX,
             };
             let obj = compile(&opts)?;
             let k = dir.path().join(format!("{i}.kernels.o"));

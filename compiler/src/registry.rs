@@ -169,6 +169,19 @@ pub const OPTIMIZE_PIPELINES: &[(&str, &str)] = &[
     ),
 ];
 
+/// Upstream MLIR's own route to the GPU, which tessel-bench measures beside Tessel's
+/// (`--pipeline=mlir-upstream`): the scops run where they stand, `affine-parallelize`
+/// turns the loops its dependence test finds parallel into `affine.parallel`, and
+/// `gpu-map-parallel-loops` with `convert-parallel-loops-to-gpu` make launches of them
+/// (outer parallel loops on blocks, the next level on threads, one thread per
+/// iteration); `canonicalize, cse, loop-invariant-code-motion` first hoist the bounds
+/// that `lower-affine` computes inside the loops, which the conversion needs outside
+/// the launch, and `tessel-launch-copies` gives each launch device copies of its data.
+pub const UPSTREAM_PIPELINE: &str =
+    "tessel-inline-scops, func.func(affine-parallelize), lower-affine, \
+     canonicalize, cse, loop-invariant-code-motion, func.func(gpu-map-parallel-loops), \
+     convert-parallel-loops-to-gpu, tessel-launch-copies, canonicalize";
+
 fn optimize_pipeline(opt: &dyn Fn(&str) -> String) -> Result<String, String> {
     let name = opt("pipeline");
     OPTIMIZE_PIPELINES
@@ -249,6 +262,16 @@ pub const PASSES: &[PassInfo] = &[
         ],
         example: "tpoly.scop { affine.for %i ... }  =>  gpu.alloc, gpu.memcpy; gpu.launch ...; gpu.memcpy back",
         kind: PassKind::Pipeline(optimize_pipeline),
+    },
+    PassInfo {
+        name: "tessel-launch-copies",
+        summary: "Give each gpu.launch device copies of the host memrefs it uses (gpu.alloc, gpu.memcpy in, back if written, gpu.dealloc): what upstream's convert-parallel-loops-to-gpu output needs on a device with its own memory",
+        options: &[],
+        example: "gpu.launch { ... %A ... }  =>  %d = gpu.alloc; gpu.memcpy %d, %A; gpu.launch { ... %d ... }; gpu.memcpy %A, %d; gpu.dealloc %d",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::launch_copies::run,
+        },
     },
     PassInfo {
         name: "tessel-inline-scops",

@@ -720,8 +720,8 @@ pub enum FuncArg {
     Unused(String, String),
     /// A variable of the enclosing function declared outside the region, passed by
     /// reference after the C parameters: `&s` for a scalar, the array itself for a local
-    /// array. When the compiled region replaces the whole C function (`-c`,
-    /// `--emit=emulated`) there is no caller to supply it and the entry point allocates it.
+    /// array. When the compiled region replaces the whole C function (`-c`), there is no
+    /// caller to supply it and the entry point allocates it.
     Outer(OuterVar),
 }
 
@@ -748,7 +748,7 @@ pub struct Scop {
     pub rewrite: Option<Rewrite>,
     /// The first code of the enclosing function outside the region (a statement, a
     /// non-void return type, or an initializer of a variable the region uses) that an
-    /// entry point replacing the whole function (`-c`, `--emit=emulated`) would drop.
+    /// entry point replacing the whole function (`-c`) would drop.
     pub outside_code: Option<(Loc, String)>,
 }
 
@@ -764,31 +764,4 @@ pub struct Rewrite {
     pub params: String,
     /// The parameter names, in order.
     pub names: Vec<String>,
-}
-
-impl Scop {
-    /// Visits every statement with the stack of loops around it.
-    pub fn visit_stmts<'a>(&'a self, f: &mut dyn FnMut(&'a Stmt, &[&'a Loop])) {
-        fn go<'a>(
-            nodes: &'a [Node],
-            st: &mut Vec<&'a Loop>,
-            f: &mut dyn FnMut(&'a Stmt, &[&'a Loop]),
-        ) {
-            for n in nodes {
-                match n {
-                    Node::Loop(l) => {
-                        st.push(l);
-                        go(&l.body, st, f);
-                        st.pop();
-                    }
-                    Node::If { then, els, .. } | Node::DataIf { then, els, .. } => {
-                        go(then, st, f);
-                        go(els, st, f);
-                    }
-                    Node::Stmt(s) => f(s, st),
-                }
-            }
-        }
-        go(&self.body, &mut Vec::new(), f)
-    }
 }

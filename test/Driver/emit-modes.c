@@ -13,7 +13,7 @@
 // MLIR: tpoly.scop {
 // MLIR: affine.for
 // MLIR: arith.constant 2.0{{0*}}e+00 : f64
-// GPU: module attributes {gpu.container_module}
+// GPU-LABEL: func.func @scale(
 // GPU: gpu.alloc
 // GPU: gpu.launch {{.*}} module(@tessel_kernels) function(@scale_k0)
 // GPU: gpu.memcpy

@@ -18,7 +18,7 @@
 // CHECK: arith.muli
 // CHECK: memref.store %{{.*}}[%{{.*}}] : memref<100xf64>
 // CHECK: memref.store %{{.*}}[%{{.*}}] : memref<100xf64>
-// PAR: parallel=[0]
+// PAR: schedule: loops loop around data-subscripts.c:25:5 (parallel), loop around data-subscripts.c:27:5
 void gather(int n, double A[100], double B[100], int idx[100]) {
   int i, j, k;
   for (i = 0; i < n; i++)
@@ -29,7 +29,7 @@ void gather(int n, double A[100], double B[100], int idx[100]) {
     B[(j - 1) / 2 + 1] = 2.0;
   }
 }
-// SEQ: parallel=[]
+// SEQ: schedule: loops loop around data-subscripts.c:36:5
 void histogram(int n, int H[16], int v[100]) {
   int i;
   for (i = 0; i < n; i++)

@@ -1,8 +1,9 @@
-// Which loops the exact dependence analysis finds parallel (PPCG sec. 4 and 6.1).
+// Which loops run in parallel: isl's exact dependences decide, with PPCG's live-range
+// reordering for scalars (PPCG sec. 4, 6.1 and 6.3); tesselc -v prints each kernel.
 // RUN: tesselc %s --emit=gpu -v -o /dev/null 2>&1 | FileCheck %s
 
 // A temporary written before it is read in every iteration is private.
-// CHECK: scop=priv loops=1 parallel=[0]
+// CHECK: mapping: priv_k0: a block per tile of 256; loop around {{.*}} on threads x
 void priv(int n, double A[100], double B[100]) {
   int i;
   double t;
@@ -15,7 +16,7 @@ void priv(int n, double A[100], double B[100]) {
 }
 
 // ... unless its last value is read after the loop.
-// CHECK: scop=liveout loops=1 parallel=[]
+// CHECK: mapping: liveout_k0: no parallel loop here
 void liveout(int n, double A[100], double B[100]) {
   int i;
   double t;
@@ -29,7 +30,7 @@ void liveout(int n, double A[100], double B[100]) {
 }
 
 // A scalar reduction is carried.
-// CHECK: scop=reduce loops=1 parallel=[]
+// CHECK: mapping: reduce_k0: no parallel loop here
 void reduce(int n, double A[100], double B[100]) {
   int i;
   double s;
@@ -42,7 +43,7 @@ void reduce(int n, double A[100], double B[100]) {
 }
 
 // Decreasing loop reading the element a later iteration writes: anti dependence.
-// CHECK: scop=reversed loops=1 parallel=[]
+// CHECK: mapping: reversed_k0: no parallel loop here
 void reversed(int n, double A[100]) {
   int i;
 #pragma scop
@@ -52,7 +53,7 @@ void reversed(int n, double A[100]) {
 }
 
 // Reads even elements, writes odd ones: no dependence with step 2.
-// CHECK: scop=stride loops=1 parallel=[0]
+// CHECK: mapping: stride_k0: a block per tile of 256; loop around {{.*}} on threads x
 void stride(int n, double A[200]) {
   int i;
 #pragma scop
@@ -62,7 +63,7 @@ void stride(int n, double A[200]) {
 }
 
 // A write under a condition on data may not happen: the old value may flow on.
-// CHECK: scop=maywrite loops=1 parallel=[]
+// CHECK: mapping: maywrite_k0: no parallel loop here
 void maywrite(int n, double A[100], double B[100]) {
   int i;
   double s;
@@ -76,8 +77,9 @@ void maywrite(int n, double A[100], double B[100]) {
 #pragma endscop
 }
 
-// A wavefront: neither loop is parallel without skewing.
-// CHECK: scop=wave loops=2 parallel=[]
+// A wavefront: neither loop is parallel without skewing; isl skews, and the wavefront's
+// inner loop runs on the threads.
+// CHECK: mapping: wave_k0: a block per tile of 256; loop around {{.*}} on threads x
 void wave(int n, double A[100][100]) {
   int i, j;
 #pragma scop
@@ -88,7 +90,7 @@ void wave(int n, double A[100][100]) {
 }
 
 // Rows are independent, columns carry the recurrence.
-// CHECK: scop=rows loops=2 parallel=[0]
+// CHECK: mapping: rows_k0: a block per tile of 256; loop around {{.*}} on threads x
 void rows(int n, double A[100][100]) {
   int i, j;
 #pragma scop
@@ -99,7 +101,7 @@ void rows(int n, double A[100][100]) {
 }
 
 // Affine guards restrict the domain: the write to row 0 is read by no other iteration.
-// CHECK: scop=guarded loops=1 parallel=[0]
+// CHECK: mapping: guarded_k0: a block per tile of 256; loop around {{.*}} on threads x
 void guarded(int n, double A[100]) {
   int i;
 #pragma scop

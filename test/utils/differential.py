@@ -2,16 +2,11 @@
 
 For each kernel of the suite, the program's printed arrays must match those of the
 program built by clang alone (relative tolerance 1e-9 for double, 1e-5 for float, exact
-for integers). Two modes:
-  --mode=emulated (default): `tesselc --emit=emulated` (the mapped program, every
-    launch run as loops over blocks and threads in reverse order) is lowered to LLVM
-    and linked in place of the kernel function of the same C program;
-  --mode=sim: the whole program is built by `tesselc prog.c -o prog` and run on the sim
-    device (TESSEL_DEVICE=sim), which also fails a run on any memory error or conflict;
-    any program with a region works here, not only one with a kernel_ function.
+for integers). The whole program is built by `tesselc prog.c -o prog` and run on the sim
+device (TESSEL_DEVICE=sim), which also fails a run on any memory error or conflict.
 Prints one line per kernel and 'N passed, M failed'.
 
-usage: differential.py [--mode=emulated|sim] [--tesselc=FLAG ...] KERNEL_DIR [KERNEL.c ...]
+usage: differential.py [--mode=sim] [--tesselc=FLAG ...] KERNEL_DIR [KERNEL.c ...]
                        [-- extra C flags]
   --tesselc=FLAG: a flag for tesselc only (`--tesselc=--passes=tessel-schedule`)
        differential.py --numdiff EXPECTED GOT [--float]   (compare two outputs' numbers)
@@ -22,12 +17,6 @@ import re
 import subprocess
 import sys
 import tempfile
-
-LLVM = "/usr/lib/llvm-22/bin"
-CPU_PIPELINE = ("builtin.module(lower-affine, arith-expand, convert-scf-to-cf, expand-strided-metadata, "
-                "finalize-memref-to-llvm, convert-math-to-llvm, convert-math-to-libm, convert-arith-to-llvm, "
-                "convert-index-to-llvm, convert-cf-to-llvm, convert-func-to-llvm, reconcile-unrealized-casts)")
-
 
 def run(cmd, **kw):
     p = subprocess.run(cmd, capture_output=True, text=True, **kw)
@@ -40,43 +29,21 @@ def numbers(text):
     return [float(x) for x in re.findall(r"-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", text)]
 
 
-def check(kdir, path, flags, mode="emulated", own=()):
+def check(kdir, path, flags, own=()):
     name = os.path.basename(path)
     src = open(path).read()
-    m = re.search(r"^(?:static\s+)?void\s+(kernel_\w+)\s*\(", src, re.M)
-    if not m and mode != "sim":
-        return name, "no kernel_ function"
     with tempfile.TemporaryDirectory() as t:
         cflags = ["-I", kdir, *flags]
         ref = os.path.join(t, "ref")
         run(["clang-22", "-O0", "-w", *cflags, path, "-lm", "-o", ref])
         want = subprocess.run([ref], capture_output=True, text=True, timeout=300).stderr
-        if mode == "sim":
-            exe = os.path.join(t, "tessel")
-            run(["tesselc", path, *cflags, *own, "-o", exe])
-            p = subprocess.run([exe], capture_output=True, text=True, timeout=600,
-                               env={**os.environ, "TESSEL_DEVICE": "sim"})
-            if p.returncode != 0:
-                return name, "exit status %d: %s" % (p.returncode, p.stderr[-600:])
-            return compare(name, src, want, p.stderr)
-        emu = os.path.join(t, "k.mlir")
-        run(["tesselc", path, *cflags, *own, "--emit=emulated", "-o", emu])
-        low = os.path.join(t, "k.ll.mlir")
-        run([LLVM + "/mlir-opt", emu, "--pass-pipeline=" + CPU_PIPELINE, "-o", low])
-        ll = os.path.join(t, "k.ll")
-        run([LLVM + "/mlir-translate", "--mlir-to-llvmir", low, "-o", ll])
-        ko = os.path.join(t, "k.o")
-        run(["clang-22", "-O1", "-w", "-c", ll, "-o", ko])
-        fn = m.group(1)
-        mod = os.path.join(t, "main.c")
-        open(mod, "w").write(re.sub(r"static\s+void\s+" + fn + r"\b", "void " + fn, src))
-        mo = os.path.join(t, "main.o")
-        run(["clang-22", "-O0", "-w", "-ffunction-sections", *cflags, "-c", mod, "-o", mo])
-        run([LLVM + "/llvm-objcopy", "--weaken-symbol=" + fn, mo])
         exe = os.path.join(t, "tessel")
-        run(["clang-22", mo, ko, "-lm", "-o", exe])
-        got = subprocess.run([exe], capture_output=True, text=True, timeout=300).stderr
-    return compare(name, src, want, got)
+        run(["tesselc", path, *cflags, *own, "-o", exe])
+        p = subprocess.run([exe], capture_output=True, text=True, timeout=600,
+                           env={**os.environ, "TESSEL_DEVICE": "sim"})
+        if p.returncode != 0:
+            return name, "exit status %d: %s" % (p.returncode, p.stderr[-600:])
+        return compare(name, src, want, p.stderr)
 
 
 def compare(name, src, want, got):
@@ -97,9 +64,10 @@ def main():
         _, err = compare(args[2], src, open(args[1]).read(), open(args[2]).read())
         print(f"numdiff: {err}" if err else "numdiff: same numbers")
         sys.exit(1 if err else 0)
-    mode = "emulated"
     if args and args[0].startswith("--mode="):
         mode = args.pop(0).split("=", 1)[1]
+        if mode != "sim":
+            sys.exit(f"differential.py: unknown mode '{mode}' (sim is the only one)")
     own = []
     while args and args[0].startswith("--tesselc="):
         own.append(args.pop(0).split("=", 1)[1])
@@ -111,7 +79,7 @@ def main():
     files = args[1:] or sorted(os.path.join(kdir, f) for f in os.listdir(kdir) if f.endswith(".c"))
     passed = failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
-        futs = {ex.submit(check, kdir, f, flags, mode, own): f for f in files}
+        futs = {ex.submit(check, kdir, f, flags, own): f for f in files}
         for fut in concurrent.futures.as_completed(futs):
             try:
                 name, err = fut.result()

@@ -1,7 +1,6 @@
-//! Polyhedral analysis of a SCoP with isl: the model, exact dependences, parallelism.
+//! Polyhedral analysis of a SCoP with isl: the model, exact dependences, live ranges, coalescing.
 
 pub mod coalescing;
-pub mod deps;
 pub mod import;
 pub mod live_ranges;
 pub mod quasi;

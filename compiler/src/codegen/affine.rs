@@ -265,20 +265,25 @@ pub(crate) fn dynamic_sizes(
     out
 }
 
-/// Prints the whole module in affine form.
-pub fn emit_module(scops: &[Scop]) -> String {
+/// Prints the whole module in affine form. With `entries` (`tesselc -c` and whole
+/// programs), each function is the private `NAME.impl` and a C entry point named `NAME`
+/// plus the suffix calls it ([`super::entry`]).
+pub fn emit_module(scops: &[Scop], entries: Option<&str>) -> String {
     let mut out = String::from("module {\n");
     for g in globals(scops) {
         out += &format!("  {g}\n");
     }
     for scop in scops {
-        out += &emit_func(scop);
+        out += &emit_func(scop, entries.is_some());
+        if let Some(suffix) = entries {
+            out += &super::entry::c_abi_wrapper(scop, suffix);
+        }
     }
     out += "}\n";
     out
 }
 
-fn emit_func(scop: &Scop) -> String {
+fn emit_func(scop: &Scop, implementation: bool) -> String {
     let mut b = Body::new(2);
     let names = prologue(&mut b, scop, true);
     let mut head = String::from("tpoly.scop");
@@ -316,9 +321,12 @@ fn emit_func(scop: &Scop) -> String {
         }
     }
     b.line("return");
+    let name = match implementation {
+        true => format!("private @\"{}.impl\"", ident(&scop.name)),
+        false => format!("@{}", ident(&scop.name)),
+    };
     format!(
-        "  func.func @{}({}) {{\n{}  }}\n",
-        ident(&scop.name),
+        "  func.func {name}({}) {{\n{}  }}\n",
         signature(scop).join(", "),
         b.out
     )

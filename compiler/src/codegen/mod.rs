@@ -1,5 +1,6 @@
-//! Printing MLIR from the SCoP tree, and turning MLIR into PTX, AMDGCN and host code.
+//! Printing MLIR from the SCoP tree (the affine form and the C entry points), and turning
+//! MLIR into PTX, AMDGCN and host code.
 
 pub mod affine;
-pub mod gpu;
+pub mod entry;
 pub mod text;

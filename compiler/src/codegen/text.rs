@@ -74,9 +74,6 @@ impl Body {
         self.line(format!("{v} = {}", rhs.as_ref()));
         v
     }
-    pub fn const_index(&mut self, v: i64) -> String {
-        self.op(format!("arith.constant {v} : index"))
-    }
     /// Computes a quasi-affine expression with `arith` ops in the integer type `ty`
     /// (`index` or `i64`), `var` giving the value of each variable. A floor division is
     /// spelled with `arith.divsi` on an adjusted numerator (`num < 0 ? num - (den - 1) :

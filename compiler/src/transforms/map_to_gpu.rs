@@ -62,11 +62,15 @@
 use crate::analysis::coalescing::uncoalesced;
 use crate::analysis::import::import_scop;
 use crate::analysis::live_ranges::{private_within, reordering, LiveRanges};
-use crate::mlir::{block_ops, blocks, children, op_name, print_type, string_ref};
+use crate::mlir::{block_ops, blocks, children, instantiate, op_name, print_type, string_ref};
 use crate::rebuild::recomputable;
 use crate::registry::Options;
 use mlir_sys::*;
 use std::collections::HashSet;
+
+/// The `gpu.module` that receives every kernel of a module, so that one PTX or HSACO
+/// object holds them all.
+pub const KERNEL_MODULE: &str = "tessel_kernels";
 
 pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
     // SAFETY: the pass manager gives a live operation that this pass alone changes.
@@ -79,10 +83,7 @@ unsafe fn visit(op: MlirOperation) -> Result<(), String> {
             let a = unsafe { mlirOperationGetAttributeByName(c, string_ref("sym_name")) };
             let name = unsafe { crate::mlir::from_string_ref(mlirStringAttrGetValue(a)) };
             let mut names = Names {
-                stem: name
-                    .chars()
-                    .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' })
-                    .collect(),
+                stem: kernel_stem(&name),
                 next: 0,
             };
             unsafe { map_in(c, &mut names)? };
@@ -393,39 +394,6 @@ unsafe fn plan(b: MlirBlock, top: bool, privacy: &Privacy) -> Result<Vec<Action>
     Ok(out)
 }
 
-/// Parses `text` (a `func.func` of arguments `args`' types) and moves its body before
-/// `at` with its arguments replaced by `args`; returns what its `return` returns and
-/// its operations.
-unsafe fn instantiate(
-    at: MlirOperation,
-    text: &str,
-    args: &[MlirValue],
-) -> Result<(Vec<MlirValue>, Vec<MlirOperation>), String> {
-    unsafe {
-        let ctx = mlirOperationGetContext(at);
-        let f = mlirOperationCreateParse(ctx, string_ref(text), string_ref("map-to-gpu"));
-        if f.ptr.is_null() {
-            return Err(format!("internal: a template does not parse: {text}"));
-        }
-        let b = body(f);
-        for (k, v) in args.iter().enumerate() {
-            mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(b, k as isize), *v);
-        }
-        let end = mlirBlockGetTerminator(b);
-        let results = (0..mlirOperationGetNumOperands(end))
-            .map(|k| mlirOperationGetOperand(end, k))
-            .collect();
-        let moved = ops_of(b);
-        let block = mlirOperationGetBlock(at);
-        for &o in &moved {
-            mlirOperationRemoveFromParent(o);
-            mlirBlockInsertOwnedOperationBefore(block, at, o);
-        }
-        mlirOperationDestroy(f);
-        Ok((results, moved))
-    }
-}
-
 /// The launch skeleton (its kernel named `KERNEL` in `tessel_kernels`, where tesselc
 /// looks for the kernels): 15 index arguments (grid x y z, block x y z, trip counts x y
 /// z, lower bounds x y z, steps x y z). Each thread's counters `x`, `y`, `z` are
@@ -643,8 +611,17 @@ unsafe fn move_into(ops: &[MlirOperation], block: MlirBlock) {
     }
 }
 
-/// Names the kernels of one function: `NAME_k0`, `NAME_k1`, ... (PTX names are C
-/// identifiers: other characters become `_`).
+/// The prefix of the kernels of function `name`: PTX names are C identifiers (other
+/// characters become `_`), and tesselc's `NAME.impl` (behind a C entry point) names its
+/// kernels as `NAME`.
+pub(crate) fn kernel_stem(name: &str) -> String {
+    let name = name.strip_suffix(".impl").unwrap_or(name);
+    name.chars()
+        .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' })
+        .collect()
+}
+
+/// Names the kernels of one function: `NAME_k0`, `NAME_k1`, ...
 struct Names {
     stem: String,
     next: usize,
@@ -675,7 +652,12 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                 let sizes = [
                     one, one, one, one, one, one, one, one, one, zero, zero, zero, one, one, one,
                 ];
-                let k = launch(ops[0], false, &sizes, &names.next())?;
+                let name = names.next();
+                tracing::info!(
+                    at = %crate::mlir::loc_text(ops[0]),
+                    "mapping: {name}: no parallel loop here; one thread runs this code"
+                );
+                let k = launch(ops[0], false, &sizes, &name)?;
                 move_into(&ops, k.then);
                 hoist_allocas(k.op);
             },
@@ -704,7 +686,14 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                     g[0], g[1], g[2], b[0], b[1], b[2], trips[0], trips[1], trips[2], lo[0], lo[1],
                     lo[2], st[0], st[1], st[2],
                 ];
-                let k = launch(o, false, &sizes, &names.next())?;
+                let name = names.next();
+                tracing::info!(
+                    at = %crate::mlir::loc_text(o),
+                    "mapping: {name}: {}, block {}",
+                    threads_text(&order, &loops),
+                    shape_text(&block[..n])
+                );
+                let k = launch(o, false, &sizes, &name)?;
                 for (d, &m) in order.iter().enumerate() {
                     mlirValueReplaceAllUsesOfWith(counters[m], k.c[d]);
                 }
@@ -748,7 +737,15 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                     g[0], g[1], g[2], b[0], b[1], b[2], trips[0], trips[1], trips[2], lo[0], lo[1],
                     lo[2], st[0], st[1], st[2],
                 ];
-                let k = launch(o, true, &sizes, &names.next())?;
+                let name = names.next();
+                tracing::info!(
+                    at = %crate::mlir::loc_text(o),
+                    "mapping: {name}: a block per tile of {}; {}, block {}",
+                    shape_text(&(0..n).map(size).collect::<Vec<_>>()),
+                    threads_text(&order, &points),
+                    shape_text(&block[..n])
+                );
+                let k = launch(o, true, &sizes, &name)?;
                 for (d, &m) in order.iter().enumerate() {
                     mlirValueReplaceAllUsesOfWith(iv(tiles[m]), k.c[d]);
                 }
@@ -790,6 +787,28 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `-v`: which loop (by its source line) each thread dimension runs.
+unsafe fn threads_text(order: &[usize], loops: &[MlirOperation]) -> String {
+    let dims: Vec<String> = order
+        .iter()
+        .zip(["x", "y", "z"])
+        .map(|(&m, d)| {
+            format!("{} on threads {d}", unsafe {
+                crate::mlir::loop_text(loops[m])
+            })
+        })
+        .collect();
+    dims.join(", ")
+}
+
+fn shape_text(sizes: &[i64]) -> String {
+    sizes
+        .iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join("x")
 }
 
 unsafe fn has_uses(v: MlirValue) -> bool {
@@ -858,7 +877,7 @@ impl Privacy {
             .collect();
         let mut out = Vec::new();
         for (v, ranges) in &self.locals {
-            if !unsafe { writes(l, *v) } {
+            if !unsafe { super::transfers::writes(l, *v) } {
                 continue;
             }
             let r = ranges.as_ref()?;
@@ -930,19 +949,6 @@ unsafe fn foreign(op: MlirOperation) -> Option<String> {
                 false => foreign(c),
             }
         })
-    }
-}
-
-/// Whether `op` (or an operation in it) stores to `m`.
-unsafe fn writes(op: MlirOperation, m: MlirValue) -> bool {
-    unsafe {
-        let n = op_name(op);
-        if matches!(n.as_str(), "affine.store" | "memref.store")
-            && mlirOperationGetOperand(op, 1).ptr == m.ptr
-        {
-            return true;
-        }
-        children(op).into_iter().any(|c| writes(c, m))
     }
 }
 
@@ -1019,42 +1025,19 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
                 ));
             }
         }
-        // Data in: a device copy of each array, used inside the scop in its place.
+        // Data in: a device copy of each array, used inside the scop in its place. An
+        // array allocated for the scop alone holds nothing before it and nothing read
+        // after it: no copy either way.
         let mut out_copies = Vec::new();
         for m in arrays {
-            let t = mlirValueGetType(m);
-            let ts = print_type(t);
-            let dims: Vec<String> = (0..mlirShapedTypeGetRank(t))
-                .filter(|k| mlirShapedTypeIsDynamicDim(t, *k as isize))
-                .map(|k| {
-                    format!(
-                        "%c{k} = arith.constant {k} : index\n  %s{k} = memref.dim %h, %c{k} : {ts}"
-                    )
-                })
-                .collect();
-            let sizes: Vec<String> = (0..mlirShapedTypeGetRank(t))
-                .filter(|k| mlirShapedTypeIsDynamicDim(t, *k as isize))
-                .map(|k| format!("%s{k}"))
-                .collect();
-            // An array allocated for the scop alone holds nothing before it and nothing
-            // read after it: no copy either way.
             let scratch = scratch(m, scop);
-            let copy_in = match scratch {
-                true => String::new(),
-                false => format!("gpu.memcpy %d, %h : {ts}, {ts}\n  "),
-            };
-            let text = format!(
-                "func.func @in(%h: {ts}) -> {ts} {{\n  {}\n  %d = gpu.alloc ({}) : {ts}\n  {copy_in}return %d : {ts}\n}}",
-                dims.join("\n  "),
-                sizes.join(", ")
-            );
-            let (d, _) = instantiate(scop, &text, &[m])?;
+            let d = super::transfers::device_copy(scop, m, !scratch)?;
             for (owner, k) in crate::mlir::uses(m) {
                 if crate::analysis::import::within(owner, scop) {
-                    mlirOperationSetOperand(owner, k, d[0]);
+                    mlirOperationSetOperand(owner, k, d);
                 }
             }
-            out_copies.push((m, d[0], !scratch && writes(scop, d[0])));
+            out_copies.push((m, d, !scratch && super::transfers::writes(scop, d)));
         }
         // Buffers at the top of the scop live on the device.
         let mut buffers = Vec::new();
@@ -1075,14 +1058,7 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
         // Data out, after the scop: the arrays it writes.
         let next = mlirOperationGetNextInBlock(scop);
         for (m, d, written) in out_copies {
-            let ts = print_type(mlirValueGetType(m));
-            let copy = if written {
-                format!("gpu.memcpy %h, %d : {ts}, {ts}\n  ")
-            } else {
-                String::new()
-            };
-            let text = format!("func.func @out(%h: {ts}, %d: {ts}) {{\n  {copy}gpu.dealloc %d : {ts}\n  return\n}}");
-            instantiate(next, &text, &[m, d])?;
+            super::transfers::release(next, m, d, written)?;
         }
         for d in buffers {
             let ts = print_type(mlirValueGetType(d));

@@ -3,9 +3,11 @@
 
 pub mod detect_scops;
 pub mod inline_scops;
+pub mod launch_copies;
 pub mod map_to_gpu;
 pub mod print_model;
 pub mod scalars;
 pub mod schedule;
 pub mod scope_launches;
 pub mod tile;
+pub mod transfers;

@@ -113,7 +113,10 @@ unsafe fn visit(op: MlirOperation, s: &Settings) -> Result<(), String> {
     }
     let loc = unsafe { mlirOperationGetLocation(op) };
     match unsafe { schedule(op, s) } {
-        Ok(()) => Ok(()),
+        Ok(()) => {
+            unsafe { report(op) };
+            Ok(())
+        }
         Err(Failure::Kept(why)) => {
             let text = format!("scop not rescheduled: {why}");
             // SAFETY: a live location.
@@ -127,6 +130,31 @@ unsafe fn visit(op: MlirOperation, s: &Settings) -> Result<(), String> {
             Err(String::new())
         }
     }
+}
+
+/// `-v`: the loops of the rescheduled scop, the coincident (parallel) ones marked.
+unsafe fn report(scop: MlirOperation) {
+    unsafe fn walk(op: MlirOperation, out: &mut Vec<String>) {
+        for c in unsafe { children(op) } {
+            if unsafe { op_name(c) } == "affine.for" {
+                let coincident = unsafe {
+                    !mlirOperationGetAttributeByName(c, string_ref("tpoly.coincident"))
+                        .ptr
+                        .is_null()
+                };
+                let mark = if coincident { " (parallel)" } else { "" };
+                out.push(format!("{}{mark}", unsafe { crate::mlir::loop_text(c) }));
+            }
+            unsafe { walk(c, out) };
+        }
+    }
+    let mut loops = Vec::new();
+    unsafe { walk(scop, &mut loops) };
+    tracing::info!(
+        function = %unsafe { crate::mlir::function_name(scop) },
+        "schedule: loops {}",
+        loops.join(", ")
+    );
 }
 
 enum Failure {

@@ -6,11 +6,9 @@
 //!
 //! Pipelines (`--pipeline`, `--baseline`): `default` and `naive`, tessel-optimize's (as
 //! tesselc builds: tiles to blocks and points to threads; one thread per iteration of
-//! the outer parallel loops, the baseline of every speedup); and the printer's mappings
-//! from the frontend's tree (to be removed): `printer` (2-D blocks of 32x8 with the
-//! inner parallel loop on x, 1-D blocks of 256), `column` (2-D blocks of 1x256:
-//! consecutive threads walk the outer loop, the uncoalesced mapping papers 003 and 004
-//! start from), `small` (8x4 and 32-thread blocks).
+//! the outer parallel loops, the baseline of every speedup); `mlir-upstream`, upstream
+//! MLIR's own route to the GPU ([`tessel::registry::UPSTREAM_PIPELINE`]), so that
+//! Tessel is measured beside it.
 
 use clap::Parser;
 
@@ -19,7 +17,6 @@ mod cli;
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::process::{Command, ExitCode};
-use tessel::codegen::gpu::MapOptions;
 use tessel_runtime::profile::{parse_launches, Launch};
 
 #[derive(Parser, Debug)]
@@ -27,7 +24,7 @@ use tessel_runtime::profile::{parse_launches, Launch};
     name = "tessel-bench",
     version,
     about = "Build C programs with Tessel, run them, and tabulate per-kernel figures",
-    after_help = "Examples:\n  tessel-bench test/kernels/*.c -I test/kernels -DSMALL_DATASET\n  tessel-bench polybench/*/*/*.c -I polybench/utilities --link polybench/utilities/polybench.c -DPOLYBENCH_DUMP_ARRAYS\n  tessel-bench test/kernels/gemm.c -I test/kernels --baseline=column --json"
+    after_help = "Examples:\n  tessel-bench test/kernels/*.c -I test/kernels -DSMALL_DATASET\n  tessel-bench polybench/*/*/*.c -I polybench/utilities --link polybench/utilities/polybench.c -DPOLYBENCH_DUMP_ARRAYS\n  tessel-bench test/kernels/gemm.c -I test/kernels --baseline=naive --json"
 )]
 struct Args {
     /// C programs (each with a main).
@@ -42,7 +39,8 @@ struct Args {
     #[arg(long = "link", value_name = "FILE")]
     link: Vec<String>,
     /// Pipeline to measure: default or naive (tessel-optimize's, as tesselc
-    /// --pipeline), or the printer's mappings: printer, column or small.
+    /// --pipeline), or mlir-upstream (upstream MLIR's affine-parallelize and
+    /// convert-parallel-loops-to-gpu).
     #[arg(long, default_value = "default", value_parser = PIPELINES)]
     pipeline: String,
     /// Pipeline to compare with (one more build and run per program).
@@ -68,26 +66,13 @@ struct Args {
 }
 
 /// The pipelines `--pipeline` and `--baseline` name.
-const PIPELINES: [&str; 5] = ["default", "naive", "printer", "column", "small"];
+const PIPELINES: [&str; 3] = ["default", "naive", "mlir-upstream"];
 
-/// The passes of pipeline `name` (none for the printer's mappings).
-fn passes_of(name: &str) -> Option<String> {
-    matches!(name, "default" | "naive").then(|| format!("tessel-optimize{{pipeline={name}}}"))
-}
-
-fn map_of(name: &str) -> MapOptions {
-    let d = MapOptions::default();
+/// The passes of pipeline `name`.
+fn passes_of(name: &str) -> String {
     match name {
-        "column" => MapOptions {
-            block_2d: (1, 256),
-            ..d
-        },
-        "small" => MapOptions {
-            block_2d: (8, 4),
-            block_1d: 32,
-            ..d
-        },
-        _ => d,
+        "mlir-upstream" => tessel::registry::UPSTREAM_PIPELINE.to_string(),
+        _ => format!("tessel-optimize{{pipeline={name}}}"),
     }
 }
 
@@ -160,8 +145,8 @@ fn ratio(a: u64, b: u64) -> Option<f64> {
 fn measure(
     args: &Args,
     program: &str,
-    pipeline: &str,
-    passes: Option<&String>,
+    tag: &str,
+    passes: &str,
     dir: &std::path::Path,
 ) -> Result<Vec<Launch>, String> {
     let mut cflags: Vec<String> = args.include.iter().map(|i| format!("-I{i}")).collect();
@@ -170,10 +155,6 @@ fn measure(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tag = match passes {
-        Some(_) => format!("{pipeline}.passes"),
-        None => pipeline.to_string(),
-    };
     let exe = dir.join(format!("{stem}.{tag}"));
     let p = tessel::program::ProgramOptions {
         inputs: std::iter::once(program.to_string())
@@ -182,11 +163,10 @@ fn measure(
         cflags,
         opt_level: 3,
         offload_arch: Vec::new(),
-        map: map_of(pipeline),
         output: exe.clone(),
         functions: Vec::new(),
         link_flags: Vec::new(),
-        passes: passes.cloned(),
+        passes: Some(passes.to_string()),
     };
     tessel::program::build_program(&p).map_err(|f| f.0.join("\n"))?;
     let prof = dir.join(format!("{stem}.{tag}.json"));
@@ -208,9 +188,13 @@ fn measure(
             tail.into_iter().rev().collect::<Vec<_>>().join(" | ")
         ));
     }
-    let text = std::fs::read_to_string(&prof)
-        .map_err(|e| format!("{program}: no profile written: {e}"))?;
-    parse_launches(&text).map_err(|e| format!("{program}: {e}"))
+    // The runtime writes a profile at the first launch: none means every scop ran on
+    // the host.
+    match std::fs::read_to_string(&prof) {
+        Ok(text) => parse_launches(&text).map_err(|e| format!("{program}: {e}")),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(format!("{program}: cannot read the profile: {e}")),
+    }
 }
 
 fn fmt(v: Option<f64>, prec: usize) -> String {
@@ -260,20 +244,19 @@ fn main() -> ExitCode {
             &args,
             prog,
             &args.pipeline,
-            args.passes
+            &args
+                .passes
                 .clone()
-                .or_else(|| passes_of(&args.pipeline))
-                .as_ref(),
+                .unwrap_or_else(|| passes_of(&args.pipeline)),
             dir.path(),
         );
-        let base = args
-            .baseline
-            .as_ref()
-            .map(|b| measure(&args, prog, b, passes_of(b).as_ref(), dir.path()));
-        let (main, base) = match (main, base) {
-            (Ok(m), None) => (m, None),
-            (Ok(m), Some(Ok(b))) => (m, Some(b)),
-            (Err(e), _) | (_, Some(Err(e))) => {
+        let base = args.baseline.as_ref().map(|b| {
+            let tag = format!("{b}.baseline");
+            measure(&args, prog, &tag, &passes_of(b), dir.path())
+        });
+        let main = match main {
+            Ok(m) => m,
+            Err(e) => {
                 if tty {
                     eprintln!();
                 }
@@ -282,6 +265,33 @@ fn main() -> ExitCode {
                 continue;
             }
         };
+        // The baseline's failure (upstream's route can make launches it cannot run) is
+        // reported, and the row keeps no baseline.
+        let base = match base {
+            Some(Err(e)) => {
+                if tty {
+                    eprintln!();
+                }
+                eprintln!(
+                    "warning: baseline {}: {e}",
+                    args.baseline.as_deref().unwrap_or("")
+                );
+                None
+            }
+            Some(Ok(b)) => Some(b),
+            None => None,
+        };
+        for (launches, which) in [
+            (Some(&main), args.pipeline.as_str()),
+            (base.as_ref(), "baseline"),
+        ] {
+            if launches.is_some_and(|l| l.is_empty()) {
+                if tty {
+                    eprintln!();
+                }
+                eprintln!("note: {prog}: no kernel ran with the {which} pipeline (every scop ran on the host)");
+            }
+        }
         let whole = args.per_program;
         let base_rows = base.as_deref().map(|b| rows(b, whole));
         for (k, r) in rows(&main, whole) {

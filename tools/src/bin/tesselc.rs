@@ -41,9 +41,9 @@ struct Args {
     #[arg(long = "offload-arch", value_name = "ARCH", value_delimiter = ',')]
     offload_arch: Vec<String>,
     /// Produce one form instead of a program: mlir (affine), gpu (mapped), llvm (host IR),
-    /// ptx, cubin, amdgcn, hsaco, emulated (launches as CPU loops), obj (as -c).
+    /// ptx, cubin, amdgcn, hsaco, obj (as -c).
     #[arg(long = "emit", value_name = "KIND",
-          value_parser = ["mlir", "gpu", "llvm", "ptx", "cubin", "amdgcn", "hsaco", "emulated", "obj"])]
+          value_parser = ["mlir", "gpu", "llvm", "ptx", "cubin", "amdgcn", "hsaco", "obj"])]
     emit: Option<String>,
     /// Output file ('-' for standard output; default: a.out for programs, standard output for text, INPUT-STEM.cubin/.hsaco/.o for binaries).
     #[arg(short = 'o', value_name = "FILE")]
@@ -56,9 +56,8 @@ struct Args {
     lib_dirs: Vec<String>,
     /// Optimization pipeline between the frontend and the lowering, as tessel-opt's
     /// --tessel-optimize names them: default (tiles to blocks, points to threads) or
-    /// naive (one thread per iteration of the outer parallel loops); printer: the
-    /// frontend's own mapping, printed from its tree (to be removed)
-    #[arg(long, value_name = "NAME", default_value = "default", value_parser = ["default", "naive", "printer"])]
+    /// naive (one thread per iteration of the outer parallel loops, the baseline)
+    #[arg(long, value_name = "NAME", default_value = "default", value_parser = ["default", "naive"])]
     pipeline: String,
     /// Run the scops' affine form (--emit=mlir) through these passes instead of
     /// --pipeline's, as tessel-opt's --pass-pipeline names them without builtin.module
@@ -73,13 +72,12 @@ struct Args {
 }
 
 /// The passes run on the scops' affine form for `emit` (`None`: a program or object):
-/// `--passes`, else `--pipeline`'s. None for the printer, for `--emit=mlir` (the
-/// frontend's affine form, the pipeline's input) and for `--emit=emulated` (the
-/// emulation is of the printer's mapping).
+/// `--passes`, else `--pipeline`'s. None for `--emit=mlir` without `--passes`: the
+/// frontend's affine form, the pipeline's input.
 fn passes_of(args: &Args, emit: Option<Emit>) -> Option<String> {
     match (&args.passes, args.pipeline.as_str(), emit) {
         (Some(p), _, _) => Some(p.clone()),
-        (None, "printer", _) | (None, _, Some(Emit::Mlir | Emit::Emulated)) => None,
+        (None, _, Some(Emit::Mlir)) => None,
         (None, name, _) => Some(format!("tessel-optimize{{pipeline={name}}}")),
     }
 }
@@ -193,7 +191,7 @@ fn main() -> ExitCode {
         opt_level: args.opt,
         offload_arch: args.offload_arch.clone(),
         emit,
-        map: Default::default(),
+        entry_suffix: "",
         debug,
         passes: passes_of(&args, Some(emit)),
     };
@@ -505,7 +503,6 @@ fn build_program(args: &Args, cflags: Vec<String>, deps: Option<&DepOptions>) ->
         cflags,
         opt_level: args.opt,
         offload_arch: args.offload_arch.clone(),
-        map: Default::default(),
         output,
         functions: args.function.clone(),
         link_flags: link_flags(args),
