@@ -87,6 +87,35 @@ func.func @columns(%A: memref<100x64xf32>, %B: memref<100x64xf32>) {
   return
 }
 
+// Paper 003's priorities weigh each access by how often it runs: A[j][i], read 100
+// times per thread in the k loop, earns i the neighbouring-element priority P'' 100
+// times over (100 * 128/4), more than B and C, coalesced along j, earn j (2 * 32); the
+// scalar, one element for all threads, earns both alike. So i takes thread x though
+// two accesses against one would be coalesced along j: x covers i's 128 iterations in
+// 4 blocks of 32, y j's 16 in 2 blocks of 8.
+// CHECK-LABEL: func.func @weighted(
+// CHECK: gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c4, %{{.*}} = %c2, %{{.*}} = %c1) threads(%{{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c8, %{{.*}} = %c1)
+func.func @weighted(%A: memref<16x128xf32>, %B: memref<128x16xf32>, %C: memref<128x16xf32>) {
+  tpoly.scop {
+    %acc = memref.alloca() : memref<f32>
+    affine.for %i = 0 to 128 {
+      affine.for %j = 0 to 16 {
+        %b = affine.load %B[%i, %j] : memref<128x16xf32>
+        affine.store %b, %acc[] : memref<f32>
+        affine.for %k = 0 to 100 {
+          %a = affine.load %A[%j, %i] : memref<16x128xf32>
+          %s = affine.load %acc[] : memref<f32>
+          %n = arith.addf %s, %a : f32
+          affine.store %n, %acc[] : memref<f32>
+        }
+        %r = affine.load %acc[] : memref<f32>
+        affine.store %r, %C[%i, %j] : memref<128x16xf32>
+      } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 1 : i64, tpoly.permutable}
+    } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+  }
+  return
+}
+
 // A local scalar (a buffer at the top of the scop) that each thread writes and then
 // reads back: every live range is inside one thread, so each thread gets its own copy
 // (an alloca at the kernel's entry, which LLVM promotes to a register) and the loops

@@ -1,56 +1,220 @@
-//! Paper 004's coalescing test, reduced to a count: which accesses a loop would leave
-//! uncoalesced if consecutive GPU threads took consecutive iterations of it. An access
-//! is uncoalesced when a subscript other than the last varies with the loop's counter
-//! (consecutive threads a row or more apart); an access whose last subscript alone
-//! varies is coalesced, and one that does not vary is a broadcast. `tessel-map-to-gpu`
-//! puts thread x on the loop with the fewest, and `tessel-tile` sizes that loop's tiles
-//! for a warp's width.
+//! Which loop consecutive GPU threads should walk, from the access functions.
+//!
+//! [`thread_order`] ranks the counters of the loops mapped to threads by paper 003's
+//! partitioning priority (sec. 4.2-4.3.1), `P_r = P'_r + P''_r`, for each access under
+//! the loops, weighted by `L`, the iterations of the loops around it inside the kernel:
+//! * `P'_r += L * 32` (`S_w`, the warp) when no subscript varies with counter `r`:
+//!   threads adjacent along `r` read the same element (strategy 1, a broadcast);
+//! * `P''_r += L * floor(128 / (|c| * element bytes))` (`S_l`, a 128-byte line) when
+//!   the last subscript varies with `r` alone among the mapped counters, with constant
+//!   coefficient `c`, and no other subscript varies with `r`: adjacent threads touch
+//!   neighbouring elements (strategy 2; a stride of a line or more earns nothing).
+//!
+//! Thread x takes the counter of highest priority (`r_0`), y and z the next ones; ties
+//! go to the inner loop. `tessel-map-to-gpu` maps the loops in this order and
+//! `tessel-tile` sizes `r_0`'s tiles for a warp's width. Paper 004's coalescing test
+//! (sec. 3: an access is uncoalesced when a subscript other than the last varies with
+//! thread x) is the case where neither priority is earned. A loop whose trip count is
+//! not a constant counts as [`UNKNOWN_TRIPS`] iterations.
 
 use crate::mlir::{children, op_name, string_ref};
 use mlir_sys::*;
 
-/// The memory accesses under `op` that thread x on counter `x` would leave uncoalesced:
-/// a subscript other than the last varies with `x` (consecutive threads a row apart).
-pub(crate) unsafe fn uncoalesced(op: MlirOperation, x: MlirValue) -> usize {
+/// `S_w`: threads of a warp (paper 003 sec. 4.3.1).
+const WARP: u64 = 32;
+/// `S_l`: bytes of a cache line.
+const LINE: u64 = 128;
+/// Iterations assumed for a loop whose trip count is not a constant.
+pub(crate) const UNKNOWN_TRIPS: u64 = 32;
+
+/// The order in which thread dimensions x, y, z take `counters` (the loops mapped to
+/// threads, outermost first) for the accesses under `op`: by priority, highest first,
+/// the inner loop first on a tie.
+///
+/// # Safety
+/// `op` is a live operation; `counters` live values.
+pub(crate) unsafe fn thread_order(op: MlirOperation, counters: &[MlirValue]) -> Vec<usize> {
+    let mut p = vec![(0u64, 0u64); counters.len()];
+    unsafe { priorities(op, counters, 1, &mut p) };
+    let mut order: Vec<usize> = (0..counters.len()).rev().collect();
+    // A stable sort keeps inner loops first among equals.
+    order.sort_by_key(|&r| std::cmp::Reverse(p[r].0 + p[r].1));
+    tracing::debug!(priorities = ?p, ?order, "paper 003 priorities (P', P'') of the mapped loops");
+    order
+}
+
+/// Adds to `p[r]` = (P'_r, P''_r) the priorities of the accesses under `op`, run `l`
+/// times each.
+unsafe fn priorities(op: MlirOperation, counters: &[MlirValue], l: u64, p: &mut [(u64, u64)]) {
     unsafe {
-        let mut n = 0;
         for c in children(op) {
-            n += uncoalesced(c, x);
             let name = op_name(c);
             let first = match name.as_str() {
                 "affine.load" | "memref.load" => 1,
                 "affine.store" | "memref.store" => 2,
-                _ => continue,
-            };
-            let idx: Vec<MlirValue> = (first..mlirOperationGetNumOperands(c))
-                .map(|k| mlirOperationGetOperand(c, k))
-                .collect();
-            let varies = |r: isize| -> bool {
-                if name.starts_with("memref.") {
-                    return idx.get(r as usize).is_some_and(|v| v.ptr == x.ptr);
+                "affine.for" => {
+                    let trips = trip_count(c).unwrap_or(UNKNOWN_TRIPS).max(1);
+                    priorities(c, counters, l.saturating_mul(trips), p);
+                    continue;
                 }
-                let map = mlirAffineMapAttrGetValue(mlirOperationGetAttributeByName(
-                    c,
-                    string_ref("map"),
-                ));
-                let e = mlirAffineMapGetResult(map, r);
-                let dims = mlirAffineMapGetNumDims(map);
-                idx.iter().enumerate().any(|(k, v)| {
-                    v.ptr == x.ptr
-                        && (k as isize) < dims
-                        && mlirAffineExprIsFunctionOfDim(e, k as isize)
-                })
+                _ => {
+                    priorities(c, counters, l, p);
+                    continue;
+                }
             };
-            let rank = match name.starts_with("memref.") {
-                true => idx.len() as isize,
-                false => mlirAffineMapGetNumResults(mlirAffineMapAttrGetValue(
-                    mlirOperationGetAttributeByName(c, string_ref("map")),
-                )),
-            };
-            if (0..rank - 1).any(varies) {
-                n += 1;
+            let memref = mlirOperationGetOperand(c, first - 1);
+            let bytes = element_bytes(mlirValueGetType(memref));
+            let subs = subscripts(c, first, counters);
+            for (r, (same, neighbour)) in p.iter_mut().enumerate() {
+                if subs.iter().all(|s| s[r] == Some(0)) {
+                    *same += l * WARP;
+                }
+                let Some(last) = subs.last() else { continue };
+                let alone = (0..counters.len()).all(|q| q == r || last[q] == Some(0));
+                let before = subs[..subs.len() - 1].iter().all(|s| s[r] == Some(0));
+                if let (Some(k), true, true) = (last[r], alone, before) {
+                    if k != 0 {
+                        *neighbour += l * (LINE / (k.unsigned_abs() * bytes).max(1));
+                    }
+                }
             }
         }
-        n
+    }
+}
+
+/// Each subscript's coefficient of each counter: `Some(0)` when it does not vary with
+/// it, `None` when it varies but not linearly (or, for `memref` accesses, when it is
+/// computed from values the test cannot see through).
+unsafe fn subscripts(
+    op: MlirOperation,
+    first: isize,
+    counters: &[MlirValue],
+) -> Vec<Vec<Option<i64>>> {
+    unsafe {
+        let operands: Vec<MlirValue> = (first..mlirOperationGetNumOperands(op))
+            .map(|k| mlirOperationGetOperand(op, k))
+            .collect();
+        if op_name(op).starts_with("memref.") {
+            return operands
+                .iter()
+                .map(|v| {
+                    counters
+                        .iter()
+                        .map(|c| match (v.ptr == c.ptr, constant_or_argument(*v)) {
+                            (true, _) => Some(1),
+                            (false, true) => Some(0),
+                            (false, false) => None,
+                        })
+                        .collect()
+                })
+                .collect();
+        }
+        let map = mlirAffineMapAttrGetValue(mlirOperationGetAttributeByName(op, string_ref("map")));
+        let dims = mlirAffineMapGetNumDims(map);
+        (0..mlirAffineMapGetNumResults(map))
+            .map(|k| {
+                let e = mlirAffineMapGetResult(map, k);
+                counters
+                    .iter()
+                    .map(|c| {
+                        // The counter's positions among the map's operands.
+                        let at: Vec<(bool, isize)> = operands
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, v)| v.ptr == c.ptr)
+                            .map(|(i, _)| match (i as isize) < dims {
+                                true => (true, i as isize),
+                                false => (false, i as isize - dims),
+                            })
+                            .collect();
+                        at.iter().try_fold(0i64, |acc, &(dim, pos)| {
+                            Some(acc + coefficient(e, dim, pos)?)
+                        })
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// Whether `v` is a constant or a block argument (a loop counter other than the ones
+/// tested, a function argument): a subscript that is one does not vary with a counter.
+unsafe fn constant_or_argument(v: MlirValue) -> bool {
+    unsafe {
+        mlirValueIsABlockArgument(v)
+            || (mlirValueIsAOpResult(v) && op_name(mlirOpResultGetOwner(v)) == "arith.constant")
+    }
+}
+
+/// The coefficient of dimension (`dim`) or symbol `pos` in `e`; `None` where `e` is not
+/// linear in it.
+unsafe fn coefficient(e: MlirAffineExpr, dim: bool, pos: isize) -> Option<i64> {
+    unsafe {
+        if mlirAffineExprIsADim(e) {
+            return Some((dim && mlirAffineDimExprGetPosition(e) == pos) as i64);
+        }
+        if mlirAffineExprIsASymbol(e) {
+            return Some((!dim && mlirAffineSymbolExprGetPosition(e) == pos) as i64);
+        }
+        if mlirAffineExprIsAConstant(e) {
+            return Some(0);
+        }
+        let (a, b) = (
+            mlirAffineBinaryOpExprGetLHS(e),
+            mlirAffineBinaryOpExprGetRHS(e),
+        );
+        let (ca, cb) = (coefficient(a, dim, pos), coefficient(b, dim, pos));
+        if mlirAffineExprIsAAdd(e) {
+            return Some(ca? + cb?);
+        }
+        if mlirAffineExprIsAMul(e) {
+            if mlirAffineExprIsAConstant(b) {
+                return Some(ca? * mlirAffineConstantExprGetValue(b));
+            }
+            if mlirAffineExprIsAConstant(a) {
+                return Some(cb? * mlirAffineConstantExprGetValue(a));
+            }
+        }
+        // floordiv, ceildiv, mod, or a product of two variables: linear only where the
+        // counter does not appear.
+        match (ca, cb) {
+            (Some(0), Some(0)) => Some(0),
+            _ => None,
+        }
+    }
+}
+
+/// The trip count of an `affine.for` with constant bounds.
+unsafe fn trip_count(l: MlirOperation) -> Option<u64> {
+    unsafe {
+        let bound = |name: &str| {
+            let map =
+                mlirAffineMapAttrGetValue(mlirOperationGetAttributeByName(l, string_ref(name)));
+            (mlirAffineMapGetNumResults(map) == 1
+                && mlirAffineExprIsAConstant(mlirAffineMapGetResult(map, 0)))
+            .then(|| mlirAffineConstantExprGetValue(mlirAffineMapGetResult(map, 0)))
+        };
+        let step = mlirOperationGetAttributeByName(l, string_ref("step"));
+        let step = match step.ptr.is_null() {
+            true => 1,
+            false => mlirIntegerAttrGetValueInt(step).max(1),
+        };
+        let (lo, hi) = (bound("lowerBoundMap")?, bound("upperBoundMap")?);
+        Some(((hi - lo).max(0) as u64).div_ceil(step as u64))
+    }
+}
+
+/// Bytes of an element of memref type `t` (8 for `index`).
+unsafe fn element_bytes(t: MlirType) -> u64 {
+    unsafe {
+        let e = mlirShapedTypeGetElementType(t);
+        let bits = if mlirTypeIsAInteger(e) {
+            mlirIntegerTypeGetWidth(e)
+        } else if mlirTypeIsAFloat(e) {
+            mlirFloatTypeGetWidth(e)
+        } else {
+            64
+        };
+        (bits as u64).div_ceil(8).max(1)
     }
 }

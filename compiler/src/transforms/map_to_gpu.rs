@@ -7,9 +7,9 @@
 //!    scop's loops from the outside in. A loop marked `tpoly.coincident` (by
 //!    `tessel-schedule`) becomes a kernel: with a coincident loop as the only operation
 //!    of its body (whose bounds do not use the outer counter), a 2-D kernel of 32x8
-//!    threads per block, thread x on the loop that leaves fewer accesses uncoalesced (a
-//!    subscript other than the last varying with it), the inner one on a tie (paper
-//!    003's loop/thread swap, with paper 004's coalescing test reduced to that count);
+//!    threads per block, thread x on the loop of highest partitioning priority (paper
+//!    003 sec. 4.2-4.3: adjacent threads reading one element or neighbouring ones,
+//!    weighted by how often; [`crate::analysis::coalescing`]), the inner one on a tie;
 //!    else a 1-D kernel of 256 threads per block. A coincident tile loop (`tpoly.tile`,
 //!    its tile size) with the coincident tile loop of the same band inside it instead
 //!    becomes a 2-D grid of one block per tile (else a 1-D grid), and the two point loops
@@ -17,8 +17,8 @@
 //!    other members in between stay loops in the kernel) run over the block's threads:
 //!    thread t takes points t, t + block extent, ... of its tile (PPCG sec. 6.3, Fig. 2).
 //!    A block has a thread per point of the tile within the limits (x at most 32 wide,
-//!    256 for a 1-D grid; at most 1024 threads), thread x on the point loop that leaves
-//!    fewer accesses uncoalesced. Loops and conditions that hold a
+//!    256 for a 1-D grid; at most 1024 threads), thread x on the point loop of highest
+//!    priority. Loops and conditions that hold a
 //!    parallel loop deeper stay on the host (PPCG sec. 6.3: outer sequential loops on the
 //!    host, several kernels per scop). A local scalar (a zero-dimensional buffer at the
 //!    top of the scop) that a parallel loop writes must be private to each thread:
@@ -59,7 +59,7 @@
 //! gpu.memcpy %A, %d ; gpu.dealloc %d
 //! ```
 
-use crate::analysis::coalescing::uncoalesced;
+use crate::analysis::coalescing::thread_order;
 use crate::analysis::import::import_scop;
 use crate::analysis::live_ranges::{private_within, reordering, LiveRanges};
 use crate::mlir::{block_ops, blocks, children, instantiate, op_name, print_type, string_ref};
@@ -207,24 +207,6 @@ unsafe fn nest(o: MlirOperation) -> Vec<MlirOperation> {
         loops.push(m);
     }
     loops
-}
-
-/// Which of the loops with counters `counters` (outermost first) the thread dimensions
-/// x, y, z take: x the one that leaves the fewest accesses under `deepest` uncoalesced
-/// (the innermost on a tie: paper 003's loop/thread swap, with paper 004's coalescing
-/// test), then the others from the inside out.
-unsafe fn thread_order(deepest: MlirOperation, counters: &[MlirValue]) -> Vec<usize> {
-    let cost: Vec<usize> = counters
-        .iter()
-        .map(|c| unsafe { uncoalesced(deepest, *c) })
-        .collect();
-    let x = (0..counters.len())
-        .rev()
-        .min_by_key(|k| cost[*k])
-        .unwrap_or(0);
-    std::iter::once(x)
-        .chain((0..counters.len()).rev().filter(|k| *k != x))
-        .collect()
 }
 
 unsafe fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {

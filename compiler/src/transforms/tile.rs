@@ -42,7 +42,7 @@
 //!         S(%i, %j) } } } }
 //! ```
 
-use crate::analysis::coalescing::uncoalesced;
+use crate::analysis::coalescing::thread_order;
 use crate::analysis::import::{loop_nest, Model, Scop, Stmt};
 use crate::mlir::{block_ops, children, op_name, string_ref};
 use crate::rebuild::{build_ast, rebuild, LoopAttr, Marks, Schedule};
@@ -189,7 +189,7 @@ unsafe fn tile_band(
     // The members tessel-map-to-gpu maps to threads: the first coincident one and the
     // coincident ones right inside it, at most three. Their sizes give a thread per
     // point: 256 for one; 32 each for two; for three, 32 for the one thread x takes
-    // (the one that leaves the fewest accesses uncoalesced), 8 and 4 for the others.
+    // (paper 003's priorities: crate::analysis::coalescing), 8 and 4 for the others.
     let coincident: Vec<bool> = loops
         .iter()
         .map(|l| unsafe { has(*l, "tpoly.coincident") })
@@ -207,25 +207,19 @@ unsafe fn tile_band(
         1 => default[mapped[0]] = 256,
         2 => (default[mapped[0]], default[mapped[1]]) = (32, 32),
         _ => {
-            let innermost = loops[n - 1];
-            let cost: Vec<usize> = mapped
+            let counters: Vec<MlirValue> = mapped
                 .iter()
                 .map(|k| unsafe {
-                    let counter = mlirBlockGetArgument(
+                    mlirBlockGetArgument(
                         mlirRegionGetFirstBlock(mlirOperationGetRegion(loops[*k], 0)),
                         0,
-                    );
-                    uncoalesced(innermost, counter)
+                    )
                 })
                 .collect();
-            let x = (0..mapped.len())
-                .rev()
-                .min_by_key(|k| cost[*k])
-                .unwrap_or(0);
-            let rest: Vec<usize> = (0..mapped.len()).rev().filter(|k| *k != x).collect();
-            default[mapped[x]] = 32;
-            default[mapped[rest[0]]] = 8;
-            default[mapped[rest[1]]] = 4;
+            let order = unsafe { thread_order(loops[n - 1], &counters) };
+            default[mapped[order[0]]] = 32;
+            default[mapped[order[1]]] = 8;
+            default[mapped[order[2]]] = 4;
         }
     }
     let size = |k: usize| *sizes.get(k).or(sizes.last()).unwrap_or(&default[k]);
