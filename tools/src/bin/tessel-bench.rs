@@ -43,9 +43,10 @@ struct Args {
     /// convert-parallel-loops-to-gpu).
     #[arg(long, default_value = "default", value_parser = PIPELINES)]
     pipeline: String,
-    /// Pipeline to compare with (one more build and run per program).
-    #[arg(long, value_parser = PIPELINES)]
-    baseline: Option<String>,
+    /// Pipelines to compare with, side by side (one more build and run per program
+    /// each; repeatable or comma-separated).
+    #[arg(long, value_parser = PIPELINES, value_delimiter = ',')]
+    baseline: Vec<String>,
     /// Build the measured programs with these passes on the scops' affine form instead
     /// of --pipeline's (tesselc --passes); the baseline keeps its own.
     #[arg(long, value_name = "PIPELINE")]
@@ -219,7 +220,7 @@ fn main() -> ExitCode {
     };
     let tty = std::io::stderr().is_terminal();
     let n = args.programs.len();
-    let mut table: Vec<(String, String, Row, Option<Row>)> = Vec::new();
+    let mut table: Vec<(String, String, Row, Vec<Option<Row>>)> = Vec::new();
     let mut failures = 0;
     let (mut instr, mut wall) = (0u64, 0f64);
     let started = std::time::Instant::now();
@@ -250,10 +251,14 @@ fn main() -> ExitCode {
                 .unwrap_or_else(|| passes_of(&args.pipeline)),
             dir.path(),
         );
-        let base = args.baseline.as_ref().map(|b| {
-            let tag = format!("{b}.baseline");
-            measure(&args, prog, &tag, &passes_of(b), dir.path())
-        });
+        let bases: Vec<Result<Vec<Launch>, String>> = args
+            .baseline
+            .iter()
+            .map(|b| {
+                let tag = format!("{b}.baseline");
+                measure(&args, prog, &tag, &passes_of(b), dir.path())
+            })
+            .collect();
         let main = match main {
             Ok(m) => m,
             Err(e) => {
@@ -265,26 +270,25 @@ fn main() -> ExitCode {
                 continue;
             }
         };
-        // The baseline's failure (upstream's route can make launches it cannot run) is
-        // reported, and the row keeps no baseline.
-        let base = match base {
-            Some(Err(e)) => {
-                if tty {
-                    eprintln!();
+        // A baseline's failure (upstream's route can make launches it cannot run) is
+        // reported, and the row keeps no figure for it.
+        let bases: Vec<Option<Vec<Launch>>> = bases
+            .into_iter()
+            .zip(&args.baseline)
+            .map(|(b, which)| match b {
+                Ok(b) => Some(b),
+                Err(e) => {
+                    if tty {
+                        eprintln!();
+                    }
+                    eprintln!("warning: baseline {which}: {e}");
+                    None
                 }
-                eprintln!(
-                    "warning: baseline {}: {e}",
-                    args.baseline.as_deref().unwrap_or("")
-                );
-                None
-            }
-            Some(Ok(b)) => Some(b),
-            None => None,
-        };
-        for (launches, which) in [
-            (Some(&main), args.pipeline.as_str()),
-            (base.as_ref(), "baseline"),
-        ] {
+            })
+            .collect();
+        let ran = std::iter::once((Some(&main), &args.pipeline))
+            .chain(bases.iter().map(|b| b.as_ref()).zip(&args.baseline));
+        for (launches, which) in ran {
             if launches.is_some_and(|l| l.is_empty()) {
                 if tty {
                     eprintln!();
@@ -293,11 +297,17 @@ fn main() -> ExitCode {
             }
         }
         let whole = args.per_program;
-        let base_rows = base.as_deref().map(|b| rows(b, whole));
+        let base_rows: Vec<Option<BTreeMap<String, Row>>> = bases
+            .iter()
+            .map(|b| b.as_deref().map(|b| rows(b, whole)))
+            .collect();
         for (k, r) in rows(&main, whole) {
             instr += r.instructions;
             wall += r.wall;
-            let b = base_rows.as_ref().and_then(|m| m.get(&k).cloned());
+            let b: Vec<Option<Row>> = base_rows
+                .iter()
+                .map(|m| m.as_ref().and_then(|m| m.get(&k).cloned()))
+                .collect();
             // A whole program is named by its kernels' count.
             let k = match whole {
                 true => {
@@ -326,8 +336,20 @@ fn main() -> ExitCode {
                     ),
                     false => format!("\"kernel\": {}", tessel_runtime::profile::json_str(k)),
                 };
+                let each: Vec<String> = args
+                    .baseline
+                    .iter()
+                    .zip(b)
+                    .map(|(n, b)| {
+                        format!(
+                            "{}: {}",
+                            tessel_runtime::profile::json_str(n),
+                            opt(b.as_ref().map(|b| b.est))
+                        )
+                    })
+                    .collect();
                 format!(
-                    "  {{\"program\": {}, {kernel}, \"launches\": {}, \"load_sectors_per_request\": {}, \"store_sectors_per_request\": {}, \"bank_conflict_ways\": {}, \"l1_hit_rate\": {}, \"l2_hit_rate\": {}, \"dram_read_bytes\": {}, \"dram_write_bytes\": {}, \"occupancy\": {}, \"estimated_time_s\": {}, \"measured_time_s\": {}, \"baseline_estimated_time_s\": {}}}",
+                    "  {{\"program\": {}, {kernel}, \"launches\": {}, \"load_sectors_per_request\": {}, \"store_sectors_per_request\": {}, \"bank_conflict_ways\": {}, \"l1_hit_rate\": {}, \"l2_hit_rate\": {}, \"dram_read_bytes\": {}, \"dram_write_bytes\": {}, \"occupancy\": {}, \"estimated_time_s\": {}, \"measured_time_s\": {}, \"baseline_estimated_time_s\": {}, \"baselines_estimated_time_s\": {{{}}}}}",
                     tessel_runtime::profile::json_str(p),
                     r.launches,
                     opt(ratio(r.ld_sec, r.ld_req)),
@@ -340,15 +362,15 @@ fn main() -> ExitCode {
                     opt(Some(r.occupancy)),
                     opt(Some(r.est)),
                     opt(r.measured),
-                    opt(b.as_ref().map(|b| b.est)),
+                    opt(b.first().and_then(|b| b.as_ref()).map(|b| b.est)),
+                    each.join(", "),
                 )
             })
             .collect();
         println!("[\n{}\n]", body.join(",\n"));
     } else {
-        let base_name = args.baseline.clone().unwrap_or_default();
-        println!(
-            "{:<14} {:<22} {:>6} {:>8} {:>8} {:>6} {:>6} {:>6} {:>10} {:>6} {:>12} {:>12} {:>14} {:>8}",
+        let mut head = format!(
+            "{:<14} {:<22} {:>6} {:>8} {:>8} {:>6} {:>6} {:>6} {:>10} {:>6} {:>12} {:>12}",
             "program",
             "kernel",
             "launch",
@@ -361,17 +383,14 @@ fn main() -> ExitCode {
             "occ",
             "est (us)",
             "meas (us)",
-            if base_name.is_empty() {
-                "baseline (us)".to_string()
-            } else {
-                format!("{base_name} (us)")
-            },
-            "speedup"
         );
+        for name in &args.baseline {
+            head += &format!(" {:>14} {:>8}", format!("{name} (us)"), "speedup");
+        }
+        println!("{head}");
         for (p, k, r, b) in &table {
-            let be = b.as_ref().map(|b| b.est * 1e6);
-            println!(
-                "{:<14} {:<22} {:>6} {:>8} {:>8} {:>6} {:>6} {:>6} {:>10} {:>6.2} {:>12.2} {:>12} {:>14} {:>8}",
+            let mut line = format!(
+                "{:<14} {:<22} {:>6} {:>8} {:>8} {:>6} {:>6} {:>6} {:>10} {:>6.2} {:>12.2} {:>12}",
                 p,
                 k,
                 r.launches,
@@ -388,9 +407,34 @@ fn main() -> ExitCode {
                 r.occupancy,
                 r.est * 1e6,
                 fmt(r.measured.map(|m| m * 1e6), 2),
-                fmt(be, 2),
-                fmt(be.map(|b| b / (r.est * 1e6)), 2),
             );
+            for b in b {
+                let be = b.as_ref().map(|b| b.est * 1e6);
+                line += &format!(
+                    " {:>14} {:>8}",
+                    fmt(be, 2),
+                    fmt(be.map(|b| b / (r.est * 1e6)), 2)
+                );
+            }
+            println!("{line}");
+        }
+        // The geometric mean of each baseline's estimate over this pipeline's, over the
+        // rows both have.
+        for (i, name) in args.baseline.iter().enumerate() {
+            let speedups: Vec<f64> = table
+                .iter()
+                .filter_map(|(_, _, r, b)| b[i].as_ref().map(|b| b.est / r.est))
+                .filter(|x| x.is_finite() && *x > 0.0)
+                .collect();
+            if !speedups.is_empty() {
+                let g =
+                    (speedups.iter().map(|x| x.ln()).sum::<f64>() / speedups.len() as f64).exp();
+                eprintln!(
+                    "tessel-bench: geomean speedup of {} over {name}: {g:.2} ({} rows)",
+                    args.pipeline,
+                    speedups.len()
+                );
+            }
         }
         let rows = match args.per_program {
             true => String::new(),
