@@ -246,7 +246,7 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "tessel-map-to-gpu",
-        summary: "Map every tpoly.scop to host code and GPU kernels: coincident loops (from tessel-schedule) become gpu.launch, one thread per iteration (up to three nested ones in a 2-D or 3-D launch, thread x on the loop of highest coalescing priority, paper 003), or for tiled bands (tessel-tile) a block per tile and threads over its points; local scalars private to each thread; outer sequential loops stay on the host; arrays copied in and out whole",
+        summary: "Map every tpoly.scop to host code and GPU kernels: coincident loops (from tessel-schedule) become gpu.launch, one thread per iteration (up to three nested ones in a 2-D or 3-D launch, thread x on the loop of highest coalescing priority, paper 003), or for tiled bands (tessel-tile) a block per tile and threads over its points; local scalars private to each thread; outer sequential loops stay on the host; arrays copied in where isl finds it needed, back when written",
         options: &[],
         example: "tpoly.scop { affine.for %i = 0 to %n { S } {tpoly.coincident} }  =>  gpu.alloc, gpu.memcpy; gpu.launch blocks(...) in (ceil(n/256), 1, 1) threads(...) in (256, 1, 1) { scf.if (%x < %n) { S } }; gpu.memcpy back",
         kind: PassKind::Rust {

@@ -61,15 +61,15 @@ fn array_set(ctx: &Context, names: &[&str]) -> Result<UnionSet, String> {
 }
 
 /// The accesses of a model, parsed once.
-struct Accesses {
-    reads: UnionMap,
-    must: UnionMap,
-    may: UnionMap,
-    schedule: UnionMap,
+pub(crate) struct Accesses {
+    pub(crate) reads: UnionMap,
+    pub(crate) must: UnionMap,
+    pub(crate) may: UnionMap,
+    pub(crate) schedule: UnionMap,
 }
 
 impl Accesses {
-    fn parse(ctx: &Context, m: &Model) -> Result<Self, String> {
+    pub(crate) fn parse(ctx: &Context, m: &Model) -> Result<Self, String> {
         let map = |s: &str| isl(UnionMap::read_from_str(ctx, s), "read a map");
         Ok(Accesses {
             reads: map(&m.reads)?,
@@ -81,7 +81,7 @@ impl Accesses {
 
     /// The accesses restricted to the arrays of `set`, or to all others (`keep`
     /// false).
-    fn only(&self, set: &UnionSet, keep: bool) -> Result<Accesses, String> {
+    pub(crate) fn only(&self, set: &UnionSet, keep: bool) -> Result<Accesses, String> {
         let pick = |u: &UnionMap| -> Result<UnionMap, String> {
             let u = isl(u.copy(), "copy")?;
             let s = isl(set.copy(), "copy")?;
@@ -107,7 +107,7 @@ impl Accesses {
 
     /// Exact dataflow: each read from the last write before it (may-writes as possible
     /// sources); and the reads that have none.
-    fn flow(&self) -> Result<(UnionMap, UnionMap), String> {
+    pub(crate) fn flow(&self) -> Result<(UnionMap, UnionMap), String> {
         let info = isl(
             UnionAccessInfo::from_sink(isl(self.reads.copy(), "copy")?),
             "build access info",

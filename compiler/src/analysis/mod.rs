@@ -4,3 +4,4 @@ pub mod coalescing;
 pub mod import;
 pub mod live_ranges;
 pub mod quasi;
+pub mod transfers;

@@ -25,7 +25,7 @@
 //! gpu.dealloc %d : memref<?xf32>
 //! ```
 
-use super::transfers::{device_copy, release, writes};
+use super::transfers::{device_copy, release, writes, Fill};
 use crate::mlir::{children, op_name, string_ref, uses};
 use crate::registry::Options;
 use mlir_sys::*;
@@ -126,7 +126,7 @@ unsafe fn copies(launch: MlirOperation) -> Result<(), String> {
             {
                 continue;
             }
-            let d = device_copy(launch, m, true)?;
+            let d = device_copy(launch, m, Fill::Copy)?;
             for (owner, k) in uses(m) {
                 if crate::analysis::import::within(owner, launch) {
                     mlirOperationSetOperand(owner, k, d);

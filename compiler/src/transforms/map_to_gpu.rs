@@ -29,13 +29,15 @@
 //!    one. Any other run of statements runs on the device in a kernel of one thread,
 //!    since the data lives there; index arithmetic and constants stay on the host.
 //! 2. Data: each array the scop uses is allocated on the device (`gpu.alloc`) and
-//!    copied in before the scop; the arrays it writes are copied back after it (an
-//!    array allocated in the scop's block for the scop alone, used outside it only by
-//!    its `memref.dealloc`, is neither copied in nor out); buffers
-//!    at the top of the scop become device buffers, but a local scalar private to the
-//!    threads of a kernel becomes a `memref.alloca` inside the kernel (a register after
-//!    LLVM's SROA). (The transfers are every array
-//!    whole: the isl-computed transfers are a later step.)
+//!    copied in before the scop where isl finds that a read may see a value from
+//!    before it or an element may stay unwritten, for the parameter values the host
+//!    then tests ([`crate::analysis::transfers`], PPCG sec. 7.1); the arrays it writes
+//!    are copied back whole after it (an array allocated in the scop's block for the
+//!    scop alone, used outside it only by its `memref.dealloc`, is neither copied in
+//!    nor out). The data stays on the device across the scop's kernels and host loops.
+//!    Buffers at the top of the scop become device buffers, but a local scalar private
+//!    to the threads of a kernel becomes a `memref.alloca` inside the kernel (a
+//!    register after LLVM's SROA).
 //! 3. Kernels: `gpu.launch` with the grid from the loops' trip counts, each thread's
 //!    counter `lb + (block_id * block_dim + thread_id) * step` guarded by the trip count;
 //!    the loop body moves into the guard. The scop is then inlined: what remains is
@@ -59,9 +61,11 @@
 //! gpu.memcpy %A, %d ; gpu.dealloc %d
 //! ```
 
+use super::transfers::Fill;
 use crate::analysis::coalescing::thread_order;
-use crate::analysis::import::import_scop;
+use crate::analysis::import::{import_scop, Scop as ImportedScop};
 use crate::analysis::live_ranges::{private_within, reordering, LiveRanges};
+use crate::analysis::transfers::{copy_in, CopyIn};
 use crate::mlir::{block_ops, blocks, children, instantiate, op_name, print_type, string_ref};
 use crate::rebuild::recomputable;
 use crate::registry::Options;
@@ -934,6 +938,36 @@ unsafe fn foreign(op: MlirOperation) -> Option<String> {
     }
 }
 
+/// Whether the device copy of array `m` of `scop` (modelled as `s`) needs the host's
+/// values: isl's answer where the array has a static shape and the parameters are
+/// `index` values from outside the scop (the host computes the condition before it).
+unsafe fn copy_in_of(s: &ImportedScop, m: MlirValue, scop: MlirOperation) -> CopyIn {
+    unsafe {
+        let t = mlirValueGetType(m);
+        let Some((name, _)) = s.arrays.iter().find(|(_, v)| v.ptr == m.ptr) else {
+            return CopyIn::Always;
+        };
+        if !mlirShapedTypeHasStaticShape(t) {
+            return CopyIn::Always;
+        }
+        let usable = s.params.iter().all(|(_, v)| {
+            let def = match mlirValueIsAOpResult(*v) {
+                true => mlirOpResultGetOwner(*v),
+                false => mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(*v)),
+            };
+            mlirTypeIsAIndex(mlirValueGetType(*v))
+                && (!crate::analysis::import::within(def, scop) || def.ptr == scop.ptr)
+        });
+        let shape: Vec<i64> = (0..mlirShapedTypeGetRank(t))
+            .map(|k| mlirShapedTypeGetDimSize(t, k as isize))
+            .collect();
+        match copy_in(s, name, &shape) {
+            CopyIn::When(_) if !usable => CopyIn::Always,
+            need => need,
+        }
+    }
+}
+
 /// The memrefs that operations in `scop` use and that are defined outside it.
 unsafe fn arrays(scop: MlirOperation) -> Vec<MlirValue> {
     unsafe fn walk(op: MlirOperation, scop: MlirOperation, out: &mut Vec<MlirValue>) {
@@ -992,6 +1026,8 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
             return Err(format!("'{n}' cannot run in a kernel"));
         }
         let top = body(scop);
+        // The model as the scop stands, for the transfers.
+        let model = import_scop(scop).ok();
         let privacy = Privacy::of(scop);
         let actions = plan(top, true, &privacy)?;
         privatize(&actions);
@@ -1009,11 +1045,27 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
         }
         // Data in: a device copy of each array, used inside the scop in its place. An
         // array allocated for the scop alone holds nothing before it and nothing read
-        // after it: no copy either way.
+        // after it: no copy either way. Others are copied in unless isl shows that the
+        // scop writes every element before any read of it (for the parameter values
+        // the host then tests, where that depends on them).
         let mut out_copies = Vec::new();
         for m in arrays {
             let scratch = scratch(m, scop);
-            let d = super::transfers::device_copy(scop, m, !scratch)?;
+            let need = match (&model, scratch) {
+                (_, true) => CopyIn::Never,
+                (Some(s), false) => copy_in_of(s, m, scop),
+                (None, false) => CopyIn::Always,
+            };
+            let params: Vec<MlirValue> = model
+                .as_ref()
+                .map(|s| s.params.iter().map(|p| p.1).collect())
+                .unwrap_or_default();
+            let fill = match &need {
+                CopyIn::Never => Fill::Nothing,
+                CopyIn::Always => Fill::Copy,
+                CopyIn::When(c) => Fill::CopyWhen(c, &params),
+            };
+            let d = super::transfers::device_copy(scop, m, fill)?;
             for (owner, k) in crate::mlir::uses(m) {
                 if crate::analysis::import::within(owner, scop) {
                     mlirOperationSetOperand(owner, k, d);

@@ -3,18 +3,30 @@
 //! `tessel-map-to-gpu` (around a scop) and `tessel-launch-copies` (around one launch).
 //! Not a pass.
 
+use crate::analysis::transfers::Constraint;
 use crate::mlir::{children, instantiate, op_name, print_type};
 use mlir_sys::*;
 
-/// Allocates, before `at`, a device array of `m`'s type and sizes and, with `copy_in`,
-/// copies `m` into it; returns the device array.
+/// What a device copy starts with.
+pub(crate) enum Fill<'a> {
+    /// Nothing: the region writes every element before reading it.
+    Nothing,
+    /// The host array.
+    Copy,
+    /// The host array when the parameters (`index` values available before the
+    /// region) satisfy one of the conjunctions ([`crate::analysis::transfers`]).
+    CopyWhen(&'a [Vec<Constraint>], &'a [MlirValue]),
+}
+
+/// Allocates, before `at`, a device array of `m`'s type and sizes filled as `fill`
+/// says; returns it.
 ///
 /// # Safety
 /// `at` is a live operation in a block; `m` a live memref value available there.
 pub(crate) unsafe fn device_copy(
     at: MlirOperation,
     m: MlirValue,
-    copy_in: bool,
+    fill: Fill<'_>,
 ) -> Result<MlirValue, String> {
     unsafe {
         let t = mlirValueGetType(m);
@@ -29,17 +41,61 @@ pub(crate) unsafe fn device_copy(
             })
             .collect();
         let sizes: Vec<String> = dynamic.iter().map(|k| format!("%s{k}")).collect();
-        let copy = match copy_in {
-            true => format!("gpu.memcpy %d, %h : {ts}, {ts}\n  "),
-            false => String::new(),
+        let memcpy = format!("gpu.memcpy %d, %h : {ts}, {ts}\n  ");
+        let (copy, params) = match fill {
+            Fill::Nothing => (String::new(), &[][..]),
+            Fill::Copy => (memcpy, &[][..]),
+            Fill::CopyWhen(when, params) => (
+                format!("{}scf.if %need {{\n    {memcpy}}}\n  ", condition(when)),
+                params,
+            ),
         };
+        let formals: String = (0..params.len())
+            .map(|k| format!(", %q{k}: index"))
+            .collect();
         let text = format!(
-            "func.func @in(%h: {ts}) -> {ts} {{\n  {}\n  %d = gpu.alloc ({}) : {ts}\n  {copy}return %d : {ts}\n}}",
+            "func.func @in(%h: {ts}{formals}) -> {ts} {{\n  {}\n  %d = gpu.alloc ({}) : {ts}\n  {copy}return %d : {ts}\n}}",
             dims.join("\n  "),
             sizes.join(", ")
         );
-        Ok(instantiate(at, &text, &[m])?.0[0])
+        let args: Vec<MlirValue> = std::iter::once(m).chain(params.iter().copied()).collect();
+        Ok(instantiate(at, &text, &args)?.0[0])
     }
+}
+
+/// Host code computing `%need`: whether the parameters `%q0, %q1, ...` satisfy one of
+/// the conjunctions `when`.
+fn condition(when: &[Vec<Constraint>]) -> String {
+    let mut out = String::from("%zero = arith.constant 0 : index\n  %false = arith.constant false\n  %true = arith.constant true\n  %need0 = arith.addi %false, %false : i1\n  ");
+    let mut n = 0;
+    let mut fresh = || {
+        n += 1;
+        format!("%v{n}")
+    };
+    let mut any = "%need0".to_string();
+    for conj in when {
+        let mut all = "%true".to_string();
+        for c in conj {
+            let mut e = fresh();
+            out += &format!("{e} = arith.constant {} : index\n  ", c.constant);
+            for &(k, a) in &c.terms {
+                let (ka, t, s) = (fresh(), fresh(), fresh());
+                out += &format!(
+                    "{ka} = arith.constant {a} : index\n  {t} = arith.muli {ka}, %q{k} : index\n  {s} = arith.addi {e}, {t} : index\n  "
+                );
+                e = s;
+            }
+            let (cmp, both) = (fresh(), fresh());
+            let pred = if c.equality { "eq" } else { "sge" };
+            out += &format!("{cmp} = arith.cmpi {pred}, {e}, %zero : index\n  {both} = arith.andi {all}, {cmp} : i1\n  ");
+            all = both;
+        }
+        let either = fresh();
+        out += &format!("{either} = arith.ori {any}, {all} : i1\n  ");
+        any = either;
+    }
+    out += &format!("%need = arith.ori {any}, %false : i1\n  ");
+    out
 }
 
 /// Before `at`: with `copy_out`, copies the device array `d` back to `m`; then frees `d`.
