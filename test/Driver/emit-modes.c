@@ -8,6 +8,7 @@
 // RUN: tesselc %s --emit=hsaco -o %t.hsaco && llvm-readobj --file-headers %t.hsaco | FileCheck %s --check-prefix=HSACO
 // RUN: %if ptxas %{ tesselc %s --emit=cubin -o %t.cubin && llvm-readobj --file-headers %t.cubin | FileCheck %s --check-prefix=CUBIN %}
 // RUN: tesselc %s -DSCALE=3.0 --emit=mlir | FileCheck %s --check-prefix=DEF
+// RUN: tesselc %s --pipeline=mlir-upstream --emit=gpu | FileCheck %s --check-prefix=UPSTREAM
 
 // MLIR-LABEL: func.func @scale(
 // MLIR: tpoly.scop {
@@ -29,6 +30,10 @@
 // HSACO: Machine: EM_AMDGPU
 // CUBIN: Machine: EM_CUDA
 // DEF: arith.constant 3.0{{0*}}e+00 : f64
+// Upstream MLIR's route, with a copy in and out around its launch.
+// UPSTREAM: gpu.memcpy
+// UPSTREAM: gpu.launch {{.*}} module(@tessel_kernels) function(@scale_u0)
+// UPSTREAM: gpu.memcpy
 
 #ifndef SCALE
 #define SCALE 2.0

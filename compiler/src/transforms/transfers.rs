@@ -66,13 +66,15 @@ pub(crate) unsafe fn device_copy(
 /// Host code computing `%need`: whether the parameters `%q0, %q1, ...` satisfy one of
 /// the conjunctions `when`.
 fn condition(when: &[Vec<Constraint>]) -> String {
-    let mut out = String::from("%zero = arith.constant 0 : index\n  %false = arith.constant false\n  %true = arith.constant true\n  %need0 = arith.addi %false, %false : i1\n  ");
+    let mut out = String::from(
+        "%zero = arith.constant 0 : index\n  %false = arith.constant false\n  %true = arith.constant true\n  ",
+    );
     let mut n = 0;
     let mut fresh = || {
         n += 1;
         format!("%v{n}")
     };
-    let mut any = "%need0".to_string();
+    let mut any = "%false".to_string();
     for conj in when {
         let mut all = "%true".to_string();
         for c in conj {

@@ -56,8 +56,10 @@ struct Args {
     lib_dirs: Vec<String>,
     /// Optimization pipeline between the frontend and the lowering, as tessel-opt's
     /// --tessel-optimize names them: default (tiles to blocks, points to threads) or
-    /// naive (one thread per iteration of the outer parallel loops, the baseline)
-    #[arg(long, value_name = "NAME", default_value = "default", value_parser = ["default", "naive"])]
+    /// naive (one thread per iteration of the outer parallel loops, the baseline); or
+    /// mlir-upstream, upstream MLIR's affine-parallelize and convert-parallel-loops-to-gpu
+    /// (for comparison, as tessel-bench names it)
+    #[arg(long, value_name = "NAME", default_value = "default", value_parser = ["default", "naive", "mlir-upstream"])]
     pipeline: String,
     /// Run the scops' affine form (--emit=mlir) through these passes instead of
     /// --pipeline's, as tessel-opt's --pass-pipeline names them without builtin.module
@@ -78,6 +80,7 @@ fn passes_of(args: &Args, emit: Option<Emit>) -> Option<String> {
     match (&args.passes, args.pipeline.as_str(), emit) {
         (Some(p), _, _) => Some(p.clone()),
         (None, _, Some(Emit::Mlir)) => None,
+        (None, "mlir-upstream", _) => Some(tessel::registry::UPSTREAM_PIPELINE.to_string()),
         (None, name, _) => Some(format!("tessel-optimize{{pipeline={name}}}")),
     }
 }
