@@ -509,6 +509,9 @@ fn process(
         return failed(d, Vec::new());
     }
     let mut times = Vec::new();
+    // Each element runs as its own pipeline, which starts with no diagnostics: the
+    // remarks and warnings of the passes before are kept here.
+    let mut earlier = Vec::new();
     for ((text, pass), ends) in o.elements.iter().zip(&o.ends) {
         let _span = tracing::info_span!("pass", name = %pass).entered();
         if o.print_before_all {
@@ -521,8 +524,12 @@ fn process(
         let started = std::time::Instant::now();
         let r = session.run_pipeline(&mut module, text);
         times.push((pass.clone(), started.elapsed()));
-        if let Err(d) = r {
-            return failed(d, times);
+        match r {
+            Err(d) => {
+                earlier.extend(d);
+                return failed(earlier, times);
+            }
+            Ok(()) => earlier.extend(session.take_diags()),
         }
         // After a whole named pipeline, when that is what was asked, it names the dump.
         let label = match ends {
@@ -546,9 +553,10 @@ fn process(
     } else {
         print_module_with(&module, o.print).into_bytes()
     };
+    earlier.extend(session.take_diags());
     ChunkResult {
         output: Some(output),
-        diags: session.take_diags(),
+        diags: earlier,
         times,
     }
 }
