@@ -390,7 +390,18 @@ fn run_passes(
                     })
                     .collect(),
             )
-        })
+        })?;
+    // The passes' remarks (a scop left on the host, a band tiled in part) for -v.
+    for d in session.take_diags() {
+        tracing::info!(
+            "{input}:{}:{}: {}: {}",
+            d.line.max(1),
+            d.col.max(1),
+            d.severity.as_str(),
+            d.message
+        );
+    }
+    Ok(())
 }
 
 /// The lowering pipeline for `arch` (NVVM or ROCDL, emitting PTX or AMDGCN text) and
