@@ -658,20 +658,7 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                     2 => [32, 8, 1],
                     _ => [32, 4, 2],
                 };
-                let one = constant(o, 1)?;
-                let zero = constant(o, 0)?;
-                let (mut g, mut trips, mut lo, mut st, mut b) =
-                    ([one; 3], [one; 3], [zero; 3], [one; 3], [one; 3]);
-                for (d, &m) in order.iter().enumerate() {
-                    let [l, h, s] = bounds(loops[m], o)?;
-                    b[d] = constant(o, block[d])?;
-                    let (t, _) = instantiate(o, TRIPS, &[l, h, s, b[d]])?;
-                    (g[d], trips[d], lo[d], st[d]) = (t[1], t[0], l, s);
-                }
-                let sizes = [
-                    g[0], g[1], g[2], b[0], b[1], b[2], trips[0], trips[1], trips[2], lo[0], lo[1],
-                    lo[2], st[0], st[1], st[2],
-                ];
+                let (sizes, _) = launch_sizes(o, &loops, &order, block, true)?;
                 let name = names.next();
                 tracing::info!(
                     at = %crate::mlir::loc_text(o),
@@ -690,8 +677,6 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
             Action::Tiled(tiles, points, _) => unsafe {
                 let o = tiles[0];
                 let n = tiles.len();
-                let one = constant(o, 1)?;
-                let zero = constant(o, 0)?;
                 let counters: Vec<MlirValue> = points.iter().map(|p| iv(*p)).collect();
                 let order = thread_order(points[n - 1], &counters);
                 // A thread per point of the tile, within a block's limits: x at most 32
@@ -711,18 +696,7 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                     block[1] = size(order[1]).min(8);
                     block[2] = size(order[2]).min(1024 / (block[0] * block[1]));
                 }
-                let (mut g, mut trips, mut lo, mut st, mut b) =
-                    ([one; 3], [one; 3], [zero; 3], [one; 3], [one; 3]);
-                for (d, &m) in order.iter().enumerate() {
-                    let [l, h, s] = bounds(tiles[m], o)?;
-                    let (t, _) = instantiate(o, TRIPS, &[l, h, s, one])?;
-                    b[d] = constant(o, block[d])?;
-                    (g[d], trips[d], lo[d], st[d]) = (t[1], t[0], l, s);
-                }
-                let sizes = [
-                    g[0], g[1], g[2], b[0], b[1], b[2], trips[0], trips[1], trips[2], lo[0], lo[1],
-                    lo[2], st[0], st[1], st[2],
-                ];
+                let (launch_sizes, b) = launch_sizes(o, &tiles, &order, block, false)?;
                 let name = names.next();
                 tracing::info!(
                     at = %crate::mlir::loc_text(o),
@@ -731,7 +705,7 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                     threads_text(&order, &points),
                     shape_text(&block[..n])
                 );
-                let k = launch(o, true, &sizes, &name)?;
+                let k = launch(o, true, &launch_sizes, &name)?;
                 for (d, &m) in order.iter().enumerate() {
                     mlirValueReplaceAllUsesOfWith(iv(tiles[m]), k.c[d]);
                 }
@@ -773,6 +747,37 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The launch skeleton's 15 sizes (grid, block, trip counts, lower bounds and steps,
+/// each for x, y, z) for `loops` taken by x, y, z in `order` with `block` threads, and
+/// the block extents: a grid of `ceil(trips / block)` blocks where each thread runs one
+/// iteration (`per_thread`), or of a block per iteration (tile loops).
+unsafe fn launch_sizes(
+    o: MlirOperation,
+    loops: &[MlirOperation],
+    order: &[usize],
+    block: [i64; 3],
+    per_thread: bool,
+) -> Result<([MlirValue; 15], [MlirValue; 3]), String> {
+    unsafe {
+        let one = constant(o, 1)?;
+        let zero = constant(o, 0)?;
+        let (mut g, mut trips, mut lo, mut st, mut b) =
+            ([one; 3], [one; 3], [zero; 3], [one; 3], [one; 3]);
+        for (d, &m) in order.iter().enumerate() {
+            let [l, h, s] = bounds(loops[m], o)?;
+            b[d] = constant(o, block[d])?;
+            let per = if per_thread { b[d] } else { one };
+            let (t, _) = instantiate(o, TRIPS, &[l, h, s, per])?;
+            (g[d], trips[d], lo[d], st[d]) = (t[1], t[0], l, s);
+        }
+        let sizes = [
+            g[0], g[1], g[2], b[0], b[1], b[2], trips[0], trips[1], trips[2], lo[0], lo[1], lo[2],
+            st[0], st[1], st[2],
+        ];
+        Ok((sizes, b))
+    }
 }
 
 /// `-v`: which loop (by its source line) each thread dimension runs.
