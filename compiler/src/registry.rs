@@ -105,7 +105,7 @@ pub fn rocm_toolkit() -> Option<String> {
 /// The part of both lowerings that keeps the gpu dialect: outlined kernels with `cf`
 /// control flow, the form [`crate::simform`] compiles for the sim device.
 pub const DEVICE_PREP: &str =
-    "tessel-inline-scops, gpu-kernel-outlining, func.func(gpu-async-region), lower-affine, convert-scf-to-cf, tessel-scope-launches";
+    "tessel-inline-scops, tessel-lower-shared, gpu-kernel-outlining, func.func(gpu-async-region), lower-affine, convert-scf-to-cf, tessel-scope-launches";
 
 /// With `debug=true` (`-g`): line tables for the kernels and the host code from the
 /// operations' source locations.
@@ -281,6 +281,16 @@ pub const PASSES: &[PassInfo] = &[
         kind: PassKind::Rust {
             anchor: "",
             run: crate::transforms::inline_scops::run,
+        },
+    },
+    PassInfo {
+        name: "tessel-lower-shared",
+        summary: "Lower the tgpu dialect inside gpu.launch: tgpu.alloc_shared to a workgroup attribution of the launch, tgpu.tile_copy to the block's cooperative copy (consecutive threads on consecutive elements, boundary elements skipped); part of the device preparation",
+        options: &[],
+        example: "%s = tgpu.alloc_shared [32, 32] padding [0, 1] : memref<32x33xf32, 3>; tgpu.tile_copy %A to %s ...  =>  gpu.launch ... workgroup(%s : memref<32x33xf32, 3>) { scf.for %e = %tid to 1024 step %threads { ... } }",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::lower_shared::run,
         },
     },
     PassInfo {

@@ -37,6 +37,13 @@ extern "C" {
     );
     /// Emits a remark at a location (the MLIR C API has errors only).
     pub fn tesselEmitRemark(loc: mlir_sys::MlirLocation, message: mlir_sys::MlirStringRef);
+    /// Adds a workgroup attribution of `ty` to the `gpu.launch` `launch` and returns its
+    /// block argument (null if `launch` is not a `gpu.launch`).
+    pub fn tesselLaunchAddWorkgroupAttribution(
+        launch: mlir_sys::MlirOperation,
+        ty: mlir_sys::MlirType,
+        loc: mlir_sys::MlirLocation,
+    ) -> mlir_sys::MlirValue;
 }
 
 /// The `tpoly` dialect.

@@ -4,6 +4,7 @@
 pub mod detect_scops;
 pub mod inline_scops;
 pub mod launch_copies;
+pub mod lower_shared;
 pub mod map_to_gpu;
 pub mod print_model;
 pub mod scalars;

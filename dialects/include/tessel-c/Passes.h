@@ -41,6 +41,11 @@ MLIR_CAPI_EXPORTED void tesselRegisterRustPass(MlirStringRef argument,
 MLIR_CAPI_EXPORTED void tesselEmitRemark(MlirLocation loc,
                                          MlirStringRef message);
 
+/// Adds a workgroup (shared memory) attribution of `type` to the `gpu.launch`
+/// `launch` and returns its block argument; null if `launch` is not one.
+MLIR_CAPI_EXPORTED MlirValue tesselLaunchAddWorkgroupAttribution(
+    MlirOperation launch, MlirType type, MlirLocation loc);
+
 #ifdef __cplusplus
 }
 #endif

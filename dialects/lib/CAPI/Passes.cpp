@@ -15,6 +15,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/TypeID.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "tessel/Dialect/TGPU/TGPU.h"
 #include "tessel/Dialect/TPoly/TPoly.h"
 
@@ -97,4 +98,14 @@ void tesselRegisterRustPass(MlirStringRef argument, MlirStringRef description,
 
 void tesselEmitRemark(MlirLocation loc, MlirStringRef message) {
   emitRemark(unwrap(loc)) << unwrap(message);
+}
+
+MlirValue tesselLaunchAddWorkgroupAttribution(MlirOperation launch,
+                                              MlirType type,
+                                              MlirLocation loc) {
+  auto op = llvm::dyn_cast<gpu::LaunchOp>(unwrap(launch));
+  if (!op)
+    return MlirValue{nullptr};
+  return wrap(static_cast<Value>(
+      op.addWorkgroupAttribution(unwrap(type), unwrap(loc))));
 }

@@ -1,0 +1,180 @@
+//! `tessel-lower-shared` (LowerShared): lowers the tgpu dialect inside `gpu.launch`
+//! bodies to what the gpu dialect's lowerings know.
+//!
+//! - `tgpu.alloc_shared` becomes a workgroup attribution of the launch around it (one
+//!   buffer per block, in `#gpu.address_space<workgroup>`; outlining makes it the
+//!   kernel's `workgroup(...)` argument, NVVM a `.shared` global, sim its shared memory).
+//! - `tgpu.tile_copy` becomes the block's cooperative copy: the tile's elements in
+//!   row-major order, the linear thread id `e` of the block taking elements `e`,
+//!   `e + threads`, ... so that consecutive threads move consecutive elements of a row
+//!   (coalesced on the global side, one bank each on the shared side); an element whose
+//!   global index is outside the global memref (a boundary tile) is skipped. The copy
+//!   does not synchronize: the `gpu.barrier` after it is the producer's.
+//!
+//! Precondition: every tgpu op stands inside a `gpu.launch` (before kernel outlining:
+//! the pass heads the device preparation of both lowerings); one outside is an error.
+//! Spec: paper 001 (PPCG) sec. 7.3 (copies to and from shared memory); paper 000 sec. 3
+//! (cooperative loads); ARCHITECTURE.md "IR at each step", step 8 (conversion passes).
+//!
+//! ```mlir
+//! gpu.launch ... {
+//!   %s = tgpu.alloc_shared [34, 34] padding [0, 0] : memref<34x34xf64, #gpu.address_space<workgroup>>
+//!   tgpu.tile_copy %A to %s offsets [%i, %j] tile [34, 34] : memref<?x?xf64> to memref<34x34xf64, ...>
+//! }
+//! // =>
+//! gpu.launch ... workgroup(%s : memref<34x34xf64, #gpu.address_space<workgroup>>) {
+//!   %e0 = (tz * by + ty) * bx + tx
+//!   scf.for %e = %e0 to 1156 step %threads {
+//!     %r = %e floordiv 34, %c = %e mod 34
+//!     scf.if (%i + %r, %j + %c) in bounds of %A { %s[%r, %c] = %A[%i + %r, %j + %c] }
+//!   }
+//! }
+//! ```
+
+use crate::mlir::{children, instantiate, loc_text, op_name, print_type};
+use crate::registry::Options;
+use mlir_sys::*;
+
+pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
+    let mut found = Vec::new();
+    // SAFETY: the pass manager gives a live operation that this pass alone changes.
+    unsafe {
+        collect(op, &mut found);
+        for o in found {
+            let lowered = match op_name(o).as_str() {
+                "tgpu.alloc_shared" => alloc(o),
+                _ => copy(o),
+            };
+            if let Err(m) = lowered {
+                let msg = std::ffi::CString::new(m).unwrap_or_default();
+                mlirEmitError(mlirOperationGetLocation(o), msg.as_ptr());
+                return Err(String::new());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The tgpu operations under `op`, allocations first (a copy uses one).
+unsafe fn collect(op: MlirOperation, out: &mut Vec<MlirOperation>) {
+    for c in unsafe { children(op) } {
+        match unsafe { op_name(c) }.as_str() {
+            "tgpu.alloc_shared" => out.insert(0, c),
+            "tgpu.tile_copy" => out.push(c),
+            _ => unsafe { collect(c, out) },
+        }
+    }
+}
+
+/// The `gpu.launch` around `op`.
+unsafe fn launch_of(op: MlirOperation) -> Option<MlirOperation> {
+    let mut p = unsafe { mlirOperationGetParentOperation(op) };
+    while !p.ptr.is_null() {
+        if unsafe { op_name(p) } == "gpu.launch" {
+            return Some(p);
+        }
+        p = unsafe { mlirOperationGetParentOperation(p) };
+    }
+    None
+}
+
+unsafe fn alloc(op: MlirOperation) -> Result<(), String> {
+    unsafe {
+        let Some(l) = launch_of(op) else {
+            return Err("tgpu.alloc_shared outside a gpu.launch: shared memory belongs to the threads of a block".into());
+        };
+        let result = mlirOperationGetResult(op, 0);
+        let v = tessel_dialects::tesselLaunchAddWorkgroupAttribution(
+            l,
+            mlirValueGetType(result),
+            mlirOperationGetLocation(op),
+        );
+        mlirValueReplaceAllUsesOfWith(result, v);
+        mlirOperationDestroy(op);
+        Ok(())
+    }
+}
+
+unsafe fn copy(op: MlirOperation) -> Result<(), String> {
+    unsafe {
+        if launch_of(op).is_none() {
+            return Err(
+                "tgpu.tile_copy outside a gpu.launch: the threads of a block copy a tile together"
+                    .into(),
+            );
+        }
+        let n = mlirOperationGetNumOperands(op);
+        let operands: Vec<MlirValue> = (0..n).map(|k| mlirOperationGetOperand(op, k)).collect();
+        let tile_attr = mlirOperationGetAttributeByName(op, crate::mlir::string_ref("tile"));
+        let tile: Vec<i64> = (0..mlirDenseArrayGetNumElements(tile_attr))
+            .map(|k| mlirDenseI64ArrayGetElement(tile_attr, k))
+            .collect();
+        let src_type = print_type(mlirValueGetType(operands[0]));
+        let dst_type = print_type(mlirValueGetType(operands[1]));
+        let shared_src = src_type.contains("workgroup");
+        let text = copy_template(&tile, &src_type, &dst_type, shared_src);
+        instantiate(op, &text, &operands).map_err(|e| format!("{}: {e}", loc_text(op)))?;
+        mlirOperationDestroy(op);
+        Ok(())
+    }
+}
+
+/// The cooperative copy of a tile of shape `tile` from `%src` to `%dst` (the shared side
+/// is `%src` when `shared_src`), at global offsets `%o0`, `%o1`, ...
+fn copy_template(tile: &[i64], src_type: &str, dst_type: &str, shared_src: bool) -> String {
+    let r = tile.len();
+    let total: i64 = tile.iter().product();
+    let global = if shared_src { "%dst" } else { "%src" };
+    let offsets: Vec<String> = (0..r).map(|k| format!("%o{k}: index")).collect();
+    let mut t = format!(
+        "func.func @copy(%src: {src_type}, %dst: {dst_type}, {}) {{
+  %tx = gpu.thread_id x
+  %ty = gpu.thread_id y
+  %tz = gpu.thread_id z
+  %bx = gpu.block_dim x
+  %by = gpu.block_dim y
+  %bz = gpu.block_dim z
+  %a = arith.muli %tz, %by : index
+  %b = arith.addi %a, %ty : index
+  %c = arith.muli %b, %bx : index
+  %first = arith.addi %c, %tx : index
+  %d = arith.muli %bx, %by : index
+  %threads = arith.muli %d, %bz : index
+  %total = arith.constant {total} : index
+  %true = arith.constant true
+",
+        offsets.join(", ")
+    );
+    for k in 0..r {
+        t += &format!(
+            "  %k{k} = arith.constant {k} : index\n  %n{k} = memref.dim {global}, %k{k} : {}\n  %t{k} = arith.constant {} : index\n",
+            if shared_src { dst_type } else { src_type },
+            tile[k]
+        );
+    }
+    t += "  scf.for %e = %first to %total step %threads {\n";
+    // Row-major delinearization: the last dimension varies fastest.
+    for k in (0..r).rev() {
+        let rest = match k + 1 == r {
+            true => "%e".to_string(),
+            false => format!("%q{}", k + 1),
+        };
+        t += &format!(
+            "    %l{k} = arith.remui {rest}, %t{k} : index\n    %q{k} = arith.divui {rest}, %t{k} : index\n    %g{k} = arith.addi %o{k}, %l{k} : index\n    %in{k} = arith.cmpi ult, %g{k}, %n{k} : index\n"
+        );
+    }
+    let mut ok = "%true".to_string();
+    for k in 0..r {
+        t += &format!("    %ok{k} = arith.andi {ok}, %in{k} : i1\n");
+        ok = format!("%ok{k}");
+    }
+    let g: Vec<String> = (0..r).map(|k| format!("%g{k}")).collect();
+    let l: Vec<String> = (0..r).map(|k| format!("%l{k}")).collect();
+    let (si, di) = if shared_src { (&l, &g) } else { (&g, &l) };
+    t += &format!(
+        "    scf.if {ok} {{\n      %v = memref.load %src[{}] : {src_type}\n      memref.store %v, %dst[{}] : {dst_type}\n    }}\n  }}\n  return\n}}",
+        si.join(", "),
+        di.join(", ")
+    );
+    t
+}
