@@ -165,7 +165,7 @@ pub const OPTIMIZE_PIPELINES: &[(&str, &str)] = &[
     ),
     (
         "default",
-        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-map-to-gpu",
+        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-map-to-gpu",
     ),
 ];
 
@@ -242,6 +242,18 @@ pub const PASSES: &[PassInfo] = &[
         kind: PassKind::Rust {
             anchor: "",
             run: crate::transforms::tile::run,
+        },
+    },
+    PassInfo {
+        name: "tessel-promote-shared",
+        summary: "Give the blocks of each tiled kernel shared copies of the arrays it reads and does not write, where isl finds reuse between its threads and a box of constant size per tile (tgpu.alloc_shared, tgpu.tile_copy, gpu.barrier; loads read the copy)",
+        options: &[
+            PassOption { name: "min-reuse", default: "2.5", help: "promote an array only when a tile reads it at least this many times per element of its box (1: any reuse, for GPUs whose global loads skip L1)" },
+        ],
+        example: "affine.for %t {tpoly.tile} { affine.for %i {tpoly.point} { affine.load %A[%i - 1] ... affine.load %A[%i + 1] } }  =>  affine.for %t { %s = tgpu.alloc_shared [34]; tgpu.tile_copy %A to %s offsets [32 * %t - 1] tile [34]; gpu.barrier; affine.for %i { affine.load %s[%i - 1 - (32 * %t - 1)] ... } }",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::promote_shared::run,
         },
     },
     PassInfo {
@@ -531,7 +543,7 @@ mod tests {
         )
         .unwrap();
         assert!(
-            p.starts_with("builtin.module(canonicalize, tessel-inline-scops, gpu-kernel-outlining")
+            p.starts_with("builtin.module(canonicalize, tessel-inline-scops, tessel-lower-shared, gpu-kernel-outlining")
         );
         assert!(p.contains("nvvm-attach-target{chip=sm_80 O=3}"));
         let e = expand_pipeline("tessel-gpu-to-nvvm{cpu=x}").unwrap_err();

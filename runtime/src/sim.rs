@@ -14,7 +14,8 @@
 //! Checks. Every global access must lie inside the device allocation its memref points
 //! into (allocations are 256-byte aligned, as cudaMalloc aligns them); shared and private
 //! accesses inside their buffers. A shadow word per 4 bytes (per byte or 2 bytes for
-//! narrower types) records the last writer and two last readers with the barrier
+//! narrower types; in shared memory, for the narrowest type of the kernel's shared
+//! buffers) records the last writer and two last readers with the barrier
 //! interval they ran in: two threads of a block touching one shared address between two
 //! barriers, one of them writing, is a race; in global memory, the same within a block's
 //! barrier interval, and any such pair from two different blocks of one launch, is a
@@ -391,6 +392,9 @@ struct Ctx<'a> {
     classes: &'a [usize],
     warps: Vec<Warp>,
     shared: Vec<u8>,
+    /// Bytes per shadow entry of shared memory: 4, or the narrowest shared element's
+    /// size (threads storing neighbouring bytes do not race).
+    shared_gran: u64,
     shared_shadow: Vec<Shadow>,
     block: [u64; 3],
     grid: [u64; 3],
@@ -754,6 +758,13 @@ impl<'a> Ctx<'a> {
         let k = &*plan.k;
         let tpb: u64 = plan.block.iter().product();
         let nwarps = tpb.div_ceil(WARP as u64) as usize;
+        let shared_gran = k
+            .slots
+            .iter()
+            .filter(|s| s.space == Space::Shared)
+            .map(|s| s.elem.bytes() as u64)
+            .fold(4, u64::min)
+            .max(1);
         Ctx {
             k,
             gpu,
@@ -774,7 +785,11 @@ impl<'a> Ctx<'a> {
                 })
                 .collect(),
             shared: vec![0u8; plan.shared_bytes as usize],
-            shared_shadow: vec![Shadow::default(); plan.shared_bytes.div_ceil(4) as usize],
+            shared_gran,
+            shared_shadow: vec![
+                Shadow::default();
+                plan.shared_bytes.div_ceil(shared_gran) as usize
+            ],
             block: plan.block,
             grid: plan.grid,
             bid: [0; 3],
@@ -1231,7 +1246,8 @@ impl<'a> Ctx<'a> {
                     addrs[l] = off;
                     let p = if shared {
                         let t = lane_tid(w, l, geo.block) as u32 + 1;
-                        for e in (off / 4) as usize..=((off + esz - 1) / 4) as usize {
+                        let g = self.shared_gran;
+                        for e in (off / g) as usize..=((off + esz - 1) / g) as usize {
                             if let Some(o) = self.shared_shadow[e].access(
                                 t,
                                 stamp,

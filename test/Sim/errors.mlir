@@ -11,6 +11,9 @@
 // RUN: env TESSEL_SIM_THREADS=3 not tessel-run %s --device=sim --entry=conflict 2>&1 | FileCheck %s --check-prefix=CONFLICT
 // RUN: env TESSEL_SIM_THREADS=3 not tessel-run %s --device=sim --entry=blocks 2>&1 | FileCheck %s --check-prefix=BLOCKS
 // RUN: env TESSEL_SIM_THREADS=3 tessel-run %s --device=sim --entry=ordered | FileCheck %s --check-prefix=ORDERED
+// Threads storing neighbouring bytes of shared memory do not race; two storing one do.
+// RUN: tessel-run %s --device=sim --entry=bytes | FileCheck %s --check-prefix=BYTES
+// RUN: not tessel-run %s --device=sim --entry=byte_race 2>&1 | FileCheck %s --check-prefix=BYTE-RACE
 // RUN: env TESSEL_SIM_THREADS=many not tessel-run %s --device=sim --entry=ordered 2>&1 | FileCheck %s --check-prefix=THREADS
 
 // DIVERGENT: error: tessel runtime: kernel 'divergent' block (0, 0, 0) thread (0, 0, 0): barrier divergence: it waits at barrier #{{[0-9]+}} but thread (16, 0, 0) has returned without reaching it
@@ -19,6 +22,8 @@
 // CONFLICT: error: tessel runtime: kernel 'neighbour' block (0, 0, 0) thread (0, 0, 0): global memory conflict: store of 4 bytes at 0x{{[0-9a-f]+}} also accessed by block (0, 0, 0) thread (1, 0, 0) in the same launch with no barrier in between, one of them writing
 // BLOCKS: error: tessel runtime: kernel 'same' block (1, 0, 0) thread (0, 0, 0): global memory conflict: store of 4 bytes at 0x{{[0-9a-f]+}} also accessed by block (0, 0, 0) thread (0, 0, 0) in the same launch, one of them writing
 // ORDERED: 1
+// BYTES: 62
+// BYTE-RACE: error: tessel runtime: kernel 'bytes' block (0, 0, 0) thread (1, 0, 0): shared memory race: store of 1 bytes at offset 0 also accessed by thread (0, 0, 0) with no barrier in between, one of them writing
 // THREADS: error: {{.*}}TESSEL_SIM_THREADS=many: expected a number of threads (1: blocks one after another)
 
 module attributes {gpu.container_module} {
@@ -40,6 +45,24 @@ module attributes {gpu.container_module} {
       %f = arith.constant 1.0 : f32
       %i = arith.addi %tx, %c1 : index
       memref.store %f, %a[%i] : memref<32xf32>
+      gpu.return
+    }
+    // Thread t stores byte t / %d of a shared buffer (%d = 1: neighbouring bytes), then
+    // thread 0 reads byte 31 after a barrier and writes it to a[0].
+    gpu.func @bytes(%a: memref<32xi8>, %d: index) workgroup(%sh : memref<32xi8, #gpu.address_space<workgroup>>) kernel {
+      %tx = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c31 = arith.constant 31 : index
+      %i = arith.divui %tx, %d : index
+      %t = arith.index_cast %tx : index to i8
+      %v = arith.addi %t, %t : i8
+      memref.store %v, %sh[%i] : memref<32xi8, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %first = arith.cmpi eq, %tx, %c0 : index
+      scf.if %first {
+        %w = memref.load %sh[%c31] : memref<32xi8, #gpu.address_space<workgroup>>
+        memref.store %w, %a[%c0] : memref<32xi8>
+      }
       gpu.return
     }
     // Every thread stores to one shared word without a barrier.
@@ -126,6 +149,26 @@ module attributes {gpu.container_module} {
     gpu.launch_func @kernels::@same blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%a : memref<32xf32>)
     return
   }
+  func.func @bytes() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %a = gpu.alloc() : memref<32xi8>
+    gpu.launch_func @kernels::@bytes blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%a : memref<32xi8>, %c1 : index)
+    %h = memref.alloc() : memref<32xi8>
+    gpu.memcpy %h, %a : memref<32xi8>, memref<32xi8>
+    %v = memref.load %h[%c0] : memref<32xi8>
+    %w = arith.extui %v : i8 to i32
+    func.call @tessel_print_i32(%w) : (i32) -> ()
+    return
+  }
+  func.func @byte_race() {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %a = gpu.alloc() : memref<32xi8>
+    gpu.launch_func @kernels::@bytes blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%a : memref<32xi8>, %c32 : index)
+    return
+  }
   func.func @ordered() {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -139,4 +182,5 @@ module attributes {gpu.container_module} {
     return
   }
   func.func private @tessel_print_f32(f32)
+  func.func private @tessel_print_i32(i32)
 }

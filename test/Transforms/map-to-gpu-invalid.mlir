@@ -60,3 +60,20 @@ func.func @bound(%A: memref<10xf32>, %B: memref<10xindex>) {
   }
   return
 }
+
+// -----
+
+// Copies to shared memory in a loop run one thread per iteration: the threads of a
+// block would not copy together, and shared memory has no host side. An error.
+func.func @shared_per_thread(%A: memref<64xf32>, %B: memref<64xf32>) {
+  // expected-error @+1 {{'tgpu.alloc_shared' is not at the level of a block of a tiled kernel (its threads would not run it together)}}
+  tpoly.scop {
+    affine.for %i = 0 to 64 {
+      %s = tgpu.alloc_shared [4] padding [0] : memref<4xf32, #gpu.address_space<workgroup>>
+      tgpu.tile_copy %A to %s offsets [%i] tile [4] : memref<64xf32> to memref<4xf32, #gpu.address_space<workgroup>>
+      %v = affine.load %s[0] : memref<4xf32, #gpu.address_space<workgroup>>
+      affine.store %v, %B[%i] : memref<64xf32>
+    } {tpoly.coincident}
+  }
+  return
+}

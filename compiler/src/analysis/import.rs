@@ -269,19 +269,74 @@ impl Importer {
         write: bool,
         at: &At,
     ) -> Result<(), String> {
+        unsafe { self.access_in(mem, (subs, exact), write, at, (&[], &[])) }
+    }
+
+    /// [`Self::access`] with more existential variables (`extra.0`) and constraints on
+    /// them (`extra.1`): an access to a whole box of elements.
+    unsafe fn access_in(
+        &mut self,
+        mem: MlirValue,
+        (subs, exact): (Vec<String>, bool),
+        write: bool,
+        at: &At,
+        extra: (&[String], &[String]),
+    ) -> Result<(), String> {
         let array = unsafe { Self::outside_name(&mut self.arrays, mem, "m") };
         let Some((seg, depth)) = at.seg else {
             return Err("a memory access outside a statement".into());
         };
+        let mut locals: Vec<String> = at.iters[depth..].iter().map(|(_, n)| n.clone()).collect();
+        locals.extend(extra.0.iter().cloned());
+        let mut constraints = at.constraints.clone();
+        constraints.extend(extra.1.iter().cloned());
         self.segs[seg].accesses.push(Access {
-            locals: at.iters[depth..].iter().map(|(_, n)| n.clone()).collect(),
-            constraints: at.constraints.clone(),
+            locals,
+            constraints,
             array,
             subs,
             write,
             may: at.may || (write && !exact),
         });
         Ok(())
+    }
+
+    /// A `tgpu.tile_copy`: it reads the box of its source and may write the box of its
+    /// destination (elements outside the global memref are skipped), each element `q`
+    /// of the tile at `offsets + q` on the global side and at `q` on the shared side.
+    unsafe fn tile_copy(&mut self, op: MlirOperation, at: &At) -> Result<(), String> {
+        unsafe {
+            let ops = operands(op);
+            let tile = attr(op, "tile");
+            let shared_src =
+                crate::mlir::print_type(mlirValueGetType(ops[0])).contains("workgroup");
+            let mut locals = Vec::new();
+            let mut constraints = Vec::new();
+            let mut global = Vec::new();
+            let mut exact = true;
+            for k in 0..mlirDenseArrayGetNumElements(tile) {
+                let size = mlirDenseI64ArrayGetElement(tile, k);
+                self.fresh += 1;
+                let q = format!("e{}", self.fresh - 1);
+                constraints.push(format!("0 <= {q} < {size}"));
+                global.push(match self.value(ops[2 + k as usize], at) {
+                    Some(o) => format!("{o} + {q}"),
+                    None => {
+                        exact = false;
+                        self.fresh_dim()
+                    }
+                });
+                locals.push(q);
+            }
+            let (src, dst) = match shared_src {
+                true => (locals.clone(), global),
+                false => (global, locals.clone()),
+            };
+            let mut under = at.clone();
+            self.access_in(ops[0], (src, exact), false, at, (&locals, &constraints))?;
+            under.may = true;
+            self.access_in(ops[1], (dst, exact), true, &under, (&locals, &constraints))
+        }
     }
 
     /// The operations of `block`, at schedule positions from `pos` on. Outside a
@@ -402,6 +457,7 @@ impl Importer {
                     };
                     self.access(ops[first], subs, write, at)?;
                 }
+                "tgpu.tile_copy" => self.tile_copy(op, at)?,
                 "memref.load" | "memref.store" => {
                     let write = n == "memref.store";
                     let first = if write { 1 } else { 0 };
@@ -580,6 +636,9 @@ pub(crate) fn modelled(name: &str) -> bool {
             | "memref.store"
             | "memref.dim"
             | "memref.alloca"
+            | "tgpu.alloc_shared"
+            | "tgpu.tile_copy"
+            | "gpu.barrier"
             | "scf.yield"
             | "ub.poison"
     )

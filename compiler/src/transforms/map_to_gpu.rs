@@ -117,6 +117,13 @@ unsafe fn map_in(op: MlirOperation, names: &mut Names) -> Result<(), String> {
         let loc = unsafe { mlirOperationGetLocation(c) };
         match unsafe { map_scop(c, names) } {
             Ok(()) => mapped = true,
+            // Shared memory exists only on the device: such a scop cannot stay.
+            Err(why) if unsafe { holds_shared(c) } => {
+                let text = format!("scop with shared-memory copies not mapped to the GPU: {why}");
+                let msg = std::ffi::CString::new(text).unwrap_or_default();
+                unsafe { mlirEmitError(loc, msg.as_ptr()) };
+                return Err(String::new());
+            }
             Err(why) => {
                 let text = format!("scop not mapped to the GPU: {why}");
                 unsafe { tessel_dialects::tesselEmitRemark(loc, string_ref(&text)) };
@@ -127,6 +134,13 @@ unsafe fn map_in(op: MlirOperation, names: &mut Names) -> Result<(), String> {
         true => unsafe { lower_affine(op) },
         false => Ok(()),
     }
+}
+
+/// Whether `op` holds a tgpu operation (from `tessel-promote-shared`).
+unsafe fn holds_shared(op: MlirOperation) -> bool {
+    unsafe { children(op) }
+        .into_iter()
+        .any(|c| unsafe { op_name(c).starts_with("tgpu.") || holds_shared(c) })
 }
 
 /// What becomes of one operation (or run of operations) of the scop.
@@ -241,7 +255,7 @@ unsafe fn plan_tiled(o: MlirOperation, privacy: &Privacy) -> Option<Action> {
         let mut points: Vec<Option<MlirOperation>> = vec![None; tiles.len()];
         let mut cur = *tiles.last()?;
         loop {
-            let ops = ops_of(body(cur));
+            let ops = band_ops(body(cur));
             let [c] = ops.as_slice() else { break };
             if op_name(*c) != "affine.for" || int_attr(*c, "tpoly.band") != Some(band) {
                 break;
@@ -283,6 +297,81 @@ unsafe fn plan_tiled(o: MlirOperation, privacy: &Privacy) -> Option<Action> {
         }
         None
     }
+}
+
+/// The operations of `b` but its terminator and what `tessel-promote-shared` puts around
+/// the point loops of a tile (allocations, offsets, copies and barriers): the band's
+/// next loop, when it is the only one.
+pub(crate) unsafe fn band_ops(b: MlirBlock) -> Vec<MlirOperation> {
+    unsafe { ops_of(b) }
+        .into_iter()
+        .filter(|o| {
+            let n = unsafe { op_name(*o) };
+            !(n.starts_with("tgpu.") || n == "gpu.barrier" || n == "affine.apply")
+        })
+        .collect()
+}
+
+/// The tiled kernels `tessel-map-to-gpu` would make of `scop` as it stands: each one's
+/// tile loops (those mapped to blocks, outermost first) and point loops (mapped to
+/// threads, in the same order).
+pub(crate) unsafe fn tiled_kernels(
+    scop: MlirOperation,
+) -> Result<Vec<(Vec<MlirOperation>, Vec<MlirOperation>)>, String> {
+    fn collect(actions: Vec<Action>, out: &mut Vec<(Vec<MlirOperation>, Vec<MlirOperation>)>) {
+        for a in actions {
+            match a {
+                Action::Tiled(tiles, points, _) => out.push((tiles, points)),
+                Action::Host(subs) => subs.into_iter().for_each(|s| collect(s, out)),
+                _ => {}
+            }
+        }
+    }
+    let privacy = unsafe { Privacy::of(scop) };
+    let mut out = Vec::new();
+    collect(unsafe { plan(body(scop), true, &privacy)? }, &mut out);
+    Ok(out)
+}
+
+/// An error unless every tgpu operation of `scop` is at the level of a block of a tiled
+/// kernel of `actions`: inside its tile loops, outside its point loops (the threads of a
+/// block run it together).
+unsafe fn shared_in_blocks(scop: MlirOperation, actions: &[Action]) -> Result<(), String> {
+    fn tiled<'a>(actions: &'a [Action], out: &mut Vec<(&'a [MlirOperation], &'a [MlirOperation])>) {
+        for a in actions {
+            match a {
+                Action::Tiled(tiles, points, _) => out.push((tiles, points)),
+                Action::Host(subs) => subs.iter().for_each(|s| tiled(s, out)),
+                _ => {}
+            }
+        }
+    }
+    unsafe fn shared_ops(op: MlirOperation, out: &mut Vec<MlirOperation>) {
+        for c in unsafe { children(op) } {
+            if unsafe { op_name(c) }.starts_with("tgpu.") {
+                out.push(c);
+            }
+            unsafe { shared_ops(c, out) };
+        }
+    }
+    let mut kernels = Vec::new();
+    tiled(actions, &mut kernels);
+    let mut found = Vec::new();
+    unsafe { shared_ops(scop, &mut found) };
+    use crate::analysis::import::within;
+    for o in found {
+        let ok = kernels.iter().any(|(tiles, points)| unsafe {
+            within(o, tiles[tiles.len() - 1]) && !points.iter().any(|p| within(o, *p))
+        });
+        if !ok {
+            return Err(format!(
+                "{}: '{}' is not at the level of a block of a tiled kernel (its threads would not run it together)",
+                unsafe { crate::mlir::loc_text(o) },
+                unsafe { op_name(o) }
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The plan of block `b` (`top`: the scop's own block, whose buffers become device
@@ -809,8 +898,9 @@ unsafe fn has_uses(v: MlirValue) -> bool {
 /// The statements and local scalars of a scop (after `tessel-schedule`), for giving
 /// each thread of a kernel its own copy of the local scalars it writes.
 struct Privacy {
-    /// Each statement's name in the model, first operation and loop counters.
-    stmts: Vec<(String, MlirOperation, Vec<MlirValue>)>,
+    /// Each statement's name in the model, first operation and loop counters, and
+    /// whether it accesses a local scalar.
+    stmts: Vec<(String, MlirOperation, Vec<MlirValue>, bool)>,
     /// Each local scalar and its live ranges (`None` where isl could not compute them).
     locals: Vec<(MlirValue, Option<LiveRanges>)>,
 }
@@ -840,7 +930,14 @@ impl Privacy {
                 .stmts
                 .iter()
                 .enumerate()
-                .map(|(k, st)| (format!("S{k}"), st.ops[0], st.ivs.clone()))
+                .map(|(k, st)| {
+                    let scalar = st.ops.iter().any(|o| unsafe {
+                        locals
+                            .iter()
+                            .any(|(_, v)| super::transfers::accesses(*o, *v))
+                    });
+                    (format!("S{k}"), st.ops[0], st.ivs.clone(), scalar)
+                })
                 .collect(),
             locals: locals
                 .iter()
@@ -861,10 +958,15 @@ impl Privacy {
     /// shared).
     unsafe fn private(&self, l: MlirOperation, deepest: MlirOperation) -> Option<Vec<MlirValue>> {
         let counter = unsafe { iv(deepest) };
-        let inside: Vec<&(String, MlirOperation, Vec<MlirValue>)> = self
+        // The statements of the kernel that could share a scalar: a statement outside
+        // the deepest loop that accesses none (a copy to shared memory) is no matter.
+        let inside: Vec<&(String, MlirOperation, Vec<MlirValue>, bool)> = self
             .stmts
             .iter()
-            .filter(|(_, first, _)| unsafe { crate::analysis::import::within(*first, l) })
+            .filter(|(_, first, _, scalar)| unsafe {
+                use crate::analysis::import::within;
+                within(*first, l) && (*scalar || within(*first, deepest))
+            })
             .collect();
         let mut out = Vec::new();
         for (v, ranges) in &self.locals {
@@ -874,11 +976,11 @@ impl Privacy {
             let r = ranges.as_ref()?;
             let depth = inside
                 .first()
-                .and_then(|(_, _, ivs)| ivs.iter().position(|x| x.ptr == counter.ptr))?
+                .and_then(|(_, _, ivs, _)| ivs.iter().position(|x| x.ptr == counter.ptr))?
                 + 1;
             let named: Vec<(String, usize)> = inside
                 .iter()
-                .map(|(n, _, ivs)| (n.clone(), ivs.len()))
+                .map(|(n, _, ivs, _)| (n.clone(), ivs.len()))
                 .collect();
             if !private_within(r, &named, depth).ok()? {
                 return None;
@@ -1035,6 +1137,7 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
         let model = import_scop(scop).ok();
         let privacy = Privacy::of(scop);
         let actions = plan(top, true, &privacy)?;
+        shared_in_blocks(scop, &actions)?;
         privatize(&actions);
         let arrays = arrays(scop);
         for m in &arrays {

@@ -7,6 +7,7 @@ pub mod launch_copies;
 pub mod lower_shared;
 pub mod map_to_gpu;
 pub mod print_model;
+pub mod promote_shared;
 pub mod scalars;
 pub mod schedule;
 pub mod scope_launches;

@@ -124,18 +124,31 @@ pub(crate) unsafe fn release(
     }
 }
 
-/// Whether `op` (or an operation in it) stores to `m`.
+/// Whether `op` (or an operation in it) stores to `m` (a `tgpu.tile_copy` to `m` too).
 ///
 /// # Safety
 /// `op` is a live operation.
 pub(crate) unsafe fn writes(op: MlirOperation, m: MlirValue) -> bool {
     unsafe {
         let n = op_name(op);
-        if matches!(n.as_str(), "affine.store" | "memref.store")
-            && mlirOperationGetOperand(op, 1).ptr == m.ptr
+        if matches!(
+            n.as_str(),
+            "affine.store" | "memref.store" | "tgpu.tile_copy"
+        ) && mlirOperationGetOperand(op, 1).ptr == m.ptr
         {
             return true;
         }
         children(op).into_iter().any(|c| writes(c, m))
+    }
+}
+
+/// Whether `op` (or an operation in it) uses `m`: reads or writes it.
+///
+/// # Safety
+/// `op` is a live operation.
+pub(crate) unsafe fn accesses(op: MlirOperation, m: MlirValue) -> bool {
+    unsafe {
+        (0..mlirOperationGetNumOperands(op)).any(|k| mlirOperationGetOperand(op, k).ptr == m.ptr)
+            || children(op).into_iter().any(|c| accesses(c, m))
     }
 }

@@ -1,0 +1,565 @@
+//! `tessel-promote-shared` (PromoteShared): gives the blocks of a tiled kernel shared
+//! copies of the arrays their threads read in common.
+//!
+//! For each band that `tessel-map-to-gpu` will run as a tiled kernel (a block per tile,
+//! threads over the tile's points: [`super::map_to_gpu::tiled_kernels`]), the unit of
+//! promotion is one iteration of the band's innermost tile loop (the anchor: the last
+//! tile loop mapped to blocks, or a tile loop of a sequential member inside them, as
+//! the `k` tiles of a matrix product), which every thread of the block runs together.
+//! An array is promoted when isl shows that
+//! - the kernel does not write it (so a copy taken at the start of the anchor's
+//!   iteration stays right until its end) and every access of it under the anchor is an
+//!   `affine.load`;
+//! - its footprint per anchor iteration (the elements the statements under it read,
+//!   a function of the loops outside and the parameters) lies in a box of constant size
+//!   (isl's fixed-box hull: the reference group's rectangular tile, PPCG sec. 7.2);
+//! - there is reuse: two different statement instances of one anchor iteration read one
+//!   element (PPCG sec. 7.3's criterion; a stencil's neighbours, a row read by every
+//!   column);
+//! - the reuse pays for the copy: the reads of one anchor iteration (the array's loads
+//!   in each statement times the statement's instances, at most the box around them)
+//!   are at least `min-reuse` (default 2.5) per element of the box. Below that, the L1
+//!   cache of a GPU since Maxwell serves the reuse about as well, and the copy and the
+//!   barrier cost more than they save: fdtd-2d's two-point differences (1.9 reads per
+//!   element) ran 0.96x on sim's default GPU when promoted; `min-reuse=1` suits a GPU
+//!   whose global loads skip L1 (Kepler);
+//! - the boxes of the arrays promoted in the band fit in 48 KiB (the static shared
+//!   memory of every NVIDIA GPU, taken in the order the arrays appear).
+//!
+//! The rewrite: at the top of the anchor's body a `tgpu.alloc_shared` of the box, a
+//! `tgpu.tile_copy` of the box at its offset (an `affine.apply` of the loops outside and
+//! the parameters) and one `gpu.barrier`; each `affine.load` of the array under the
+//! anchor reads the shared buffer at its subscripts minus the offset. When the anchor is
+//! a loop the kernel runs in sequence, a `gpu.barrier` ends its body, so that no thread
+//! overwrites the buffer while others still read it. A remark at the array's first read
+//! says what was promoted. `tessel-lower-shared` lowers the tgpu operations.
+//!
+//! Precondition: `tessel-tile` ran (the band's `tpoly.tile`/`tpoly.point` loops), and
+//! `tessel-map-to-gpu` runs next. Spec: paper 001 (PPCG) sec. 7.2-7.3 (reference groups,
+//! rectangular boxes, promotion on reuse), paper 000 sec. 3 (shared memory first);
+//! ARCHITECTURE.md "IR at each step", step 5.
+//!
+//! ```mlir
+//! affine.for %ti = 0 to 4 {                       // tpoly.tile, mapped to blocks
+//!   affine.for %i = max(32 * %ti, 1) to min(...) { // tpoly.point
+//!     ... affine.load %A[%i - 1, %j] ... affine.load %A[%i + 1, %j] ...
+//! // =>
+//! affine.for %ti = 0 to 4 {
+//!   %s = tgpu.alloc_shared [34, 34] padding [0, 0] : memref<34x34xf64, #gpu.address_space<workgroup>>
+//!   %o0 = affine.apply (d0) -> (d0 * 32 - 1) (%ti)
+//!   tgpu.tile_copy %A to %s offsets [%o0, %o1] tile [34, 34] : ...
+//!   gpu.barrier
+//!   affine.for %i = ... {
+//!     ... affine.load %s[%i - 1 - %o0, %j - %o1] ...
+//! ```
+
+use super::map_to_gpu::{band_ops, tiled_kernels};
+use crate::analysis::import::{import_scop, isl_context, within, Scop};
+use crate::mlir::{children, instantiate, op_name, print_type, string_ref};
+use crate::registry::Options;
+use isl_rs::{Aff, DimType, Map, UnionMap, UnionSet};
+use mlir_sys::*;
+
+/// Shared memory the promoted arrays of one tiled kernel may take: 48 KiB, what a block
+/// of every NVIDIA GPU may allocate statically (AMD's LDS is 64 KiB).
+const BUDGET: i64 = 48 * 1024;
+
+pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
+    let text = options.get("min-reuse");
+    let min_reuse = match text.trim().parse::<f64>() {
+        Ok(r) if r.is_finite() && r >= 0.0 => r,
+        _ => {
+            return Err(format!(
+                "'tessel-promote-shared' option min-reuse={text}: expected a non-negative number"
+            ))
+        }
+    };
+    // SAFETY: the pass manager gives a live operation that this pass alone changes.
+    unsafe {
+        let mut scops = Vec::new();
+        collect(op, &mut scops);
+        for scop in scops {
+            if let Err(why) = promote_scop(scop, min_reuse) {
+                let text = format!("no array promoted to shared memory: {why}");
+                tessel_dialects::tesselEmitRemark(
+                    mlirOperationGetLocation(scop),
+                    string_ref(&text),
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+unsafe fn collect(op: MlirOperation, out: &mut Vec<MlirOperation>) {
+    for c in unsafe { children(op) } {
+        match unsafe { op_name(c) } == "tpoly.scop" {
+            true => out.push(c),
+            false => unsafe { collect(c, out) },
+        }
+    }
+}
+
+fn isl<T>(r: Result<T, isl_rs::LibISLError>) -> Result<T, String> {
+    r.map_err(|e| format!("isl: {e:?}"))
+}
+
+unsafe fn attr(op: MlirOperation, name: &str) -> MlirAttribute {
+    unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) }
+}
+
+unsafe fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
+    let a = unsafe { attr(op, name) };
+    (!a.ptr.is_null() && unsafe { mlirAttributeIsAInteger(a) })
+        .then(|| unsafe { mlirIntegerAttrGetValueInt(a) })
+}
+
+unsafe fn body(op: MlirOperation) -> MlirBlock {
+    unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) }
+}
+
+unsafe fn iv(op: MlirOperation) -> MlirValue {
+    unsafe { mlirBlockGetArgument(body(op), 0) }
+}
+
+unsafe fn promote_scop(scop: MlirOperation, min_reuse: f64) -> Result<(), String> {
+    let kernels = unsafe { tiled_kernels(scop)? };
+    if kernels.is_empty() {
+        return Ok(());
+    }
+    let s = import_scop(scop)?;
+    let ctx = isl_context();
+    let domain = isl(UnionSet::read_from_str(&ctx, &s.model.domain))?;
+    let reads = isl(UnionMap::read_from_str(&ctx, &s.model.reads))?;
+    for (tiles, _) in kernels {
+        unsafe { promote_band(scop, &s, (&ctx, &domain, &reads), &tiles, min_reuse)? };
+    }
+    Ok(())
+}
+
+/// The innermost tile loop of the band of `tiles`, down its perfectly nested loops.
+unsafe fn anchor_of(tiles: &[MlirOperation]) -> MlirOperation {
+    unsafe {
+        let band = int_attr(tiles[0], "tpoly.band");
+        let mut anchor = tiles[tiles.len() - 1];
+        loop {
+            let ops = band_ops(body(anchor));
+            let [c] = ops.as_slice() else { break };
+            if op_name(*c) != "affine.for"
+                || int_attr(*c, "tpoly.band") != band
+                || int_attr(*c, "tpoly.tile").is_none()
+            {
+                break;
+            }
+            anchor = *c;
+        }
+        anchor
+    }
+}
+
+/// One array to promote: its value, the box's sizes and offsets (as maps of the loops
+/// outside the anchor and the parameters), and its loads under the anchor.
+struct Promotion {
+    array: MlirValue,
+    sizes: Vec<i64>,
+    offsets: Vec<MlirAffineExpr>,
+    loads: Vec<MlirOperation>,
+}
+
+unsafe fn promote_band(
+    scop: MlirOperation,
+    s: &Scop,
+    (ctx, domain, reads): (&isl_rs::Context, &UnionSet, &UnionMap),
+    tiles: &[MlirOperation],
+    min_reuse: f64,
+) -> Result<(), String> {
+    unsafe {
+        let anchor = anchor_of(tiles);
+        let inside: Vec<usize> = (0..s.stmts.len())
+            .filter(|k| within(s.stmts[*k].ops[0], anchor))
+            .collect();
+        let Some(&first) = inside.first() else {
+            return Ok(());
+        };
+        let counter = iv(anchor);
+        let Some(d) = s.stmts[first].ivs.iter().position(|v| v.ptr == counter.ptr) else {
+            return Ok(());
+        };
+        let d = d + 1;
+        let outer: Vec<MlirValue> = s.stmts[first].ivs[..d].to_vec();
+        // Each statement instance under the anchor to its anchor iteration T[i0, ...].
+        let to_tile = inside
+            .iter()
+            .map(|k| {
+                let n = s.stmts[*k].ivs.len();
+                let all: Vec<String> = (0..n).map(|i| format!("i{i}")).collect();
+                format!("S{k}[{}] -> T[{}]", all.join(", "), all[..d].join(", "))
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        let r = isl(UnionMap::read_from_str(ctx, &format!("{{ {to_tile} }}")))?;
+        let dom_in = isl(isl(domain.copy())?.intersect(isl(isl(r.copy())?.domain())?))?;
+        let same_tile = isl(isl(r.copy())?.apply_range(isl(isl(r.copy())?.reverse())?))?;
+        let instances: Vec<f64> = inside
+            .iter()
+            .map(|k| instances_per_tile(ctx, domain, *k, s.stmts[*k].ivs.len(), d))
+            .collect::<Result<_, _>>()?;
+        let mut budget = BUDGET;
+        let mut promoted = Vec::new();
+        for (name, value) in &s.arrays {
+            let t = mlirValueGetType(*value);
+            if !mlirTypeIsAMemRef(t) || mlirShapedTypeGetRank(t) == 0 {
+                continue;
+            }
+            let def = match mlirValueIsAOpResult(*value) {
+                true => mlirOpResultGetOwner(*value),
+                false => mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(*value)),
+            };
+            if within(def, scop) && def.ptr != scop.ptr {
+                continue;
+            }
+            if super::transfers::writes(tiles[0], *value) {
+                continue;
+            }
+            let mut loads = Vec::new();
+            let mut other = false;
+            for (user, _) in crate::mlir::uses(*value) {
+                if !within(user, anchor) {
+                    continue;
+                }
+                match op_name(user) == "affine.load" {
+                    true => loads.push(user),
+                    false => other = true,
+                }
+            }
+            if loads.is_empty() || other {
+                continue;
+            }
+            let rank = mlirShapedTypeGetRank(t) as usize;
+            let elems: Vec<String> = (0..rank).map(|k| format!("a{k}")).collect();
+            let universe = isl(UnionSet::read_from_str(
+                ctx,
+                &format!("{{ {name}[{}] }}", elems.join(", ")),
+            ))?;
+            let acc = isl(
+                isl(isl(reads.copy())?.intersect_domain(isl(dom_in.copy())?))?
+                    .intersect_range(universe),
+            )?;
+            // The footprint of one anchor iteration, in a box of constant size.
+            let footprint = isl(isl(acc.copy())?.apply_domain(isl(r.copy())?))?;
+            if isl(footprint.is_empty())? {
+                continue;
+            }
+            let hull = isl(isl(Map::from_union_map(footprint))?.get_range_simple_fixed_box_hull())?;
+            if !isl(hull.is_valid())? {
+                continue;
+            }
+            let size = isl(hull.get_size())?;
+            let sizes: Vec<i64> = (0..rank)
+                .map(|k| isl(size.get_at(k as i32)).and_then(|v| isl(v.get_num_si())))
+                .collect::<Result<_, _>>()?;
+            // Reuse: two statement instances of one anchor iteration read one element.
+            let pairs = isl(isl(acc.copy())?.apply_range(isl(acc.reverse())?))?;
+            let shared = isl(isl(pairs.intersect(isl(same_tile.copy())?))?
+                .subtract(isl(isl(dom_in.copy())?.identity())?))?;
+            if isl(shared.is_empty())? {
+                continue;
+            }
+            // Enough reuse: the reads of one anchor iteration (the array's loads in
+            // each statement times its instances) per element of the box.
+            let reads_per_tile: f64 = inside
+                .iter()
+                .zip(&instances)
+                .map(|(k, n)| {
+                    let loads = s.stmts[*k]
+                        .ops
+                        .iter()
+                        .map(|o| loads_of(*o, *value))
+                        .sum::<usize>();
+                    loads as f64 * n
+                })
+                .sum();
+            let elements = sizes.iter().product::<i64>() as f64;
+            if reads_per_tile < min_reuse * elements {
+                continue;
+            }
+            let bytes = sizes.iter().product::<i64>() * element_bytes(t);
+            if bytes > budget {
+                continue;
+            }
+            let offset = isl(hull.get_offset())?;
+            let mlir_ctx = mlirOperationGetContext(anchor);
+            let offsets: Option<Vec<MlirAffineExpr>> = (0..rank)
+                .map(|k| {
+                    let a = isl(offset.get_at(k as i32)).ok()?;
+                    affine_of(mlir_ctx, &a, d, &s.params)
+                })
+                .collect();
+            let Some(offsets) = offsets else { continue };
+            budget -= bytes;
+            promoted.push(Promotion {
+                array: *value,
+                sizes,
+                offsets,
+                loads,
+            });
+        }
+        if promoted.is_empty() {
+            return Ok(());
+        }
+        rewrite(anchor, tiles, &outer, &s.params, promoted)
+    }
+}
+
+/// How many instances of statement `k` (of `n` dimensions) one iteration of the anchor
+/// (the first `d` dimensions) runs, at most: the size of the box around them, infinite
+/// where it has no constant size (a loop over a parameter).
+fn instances_per_tile(
+    ctx: &isl_rs::Context,
+    domain: &UnionSet,
+    k: usize,
+    n: usize,
+    d: usize,
+) -> Result<f64, String> {
+    let all: Vec<String> = (0..n).map(|i| format!("i{i}")).collect();
+    let space = isl(UnionSet::read_from_str(
+        ctx,
+        &format!("{{ S{k}[{}] }}", all.join(", ")),
+    ))?;
+    let set = isl(isl_rs::Set::from_union_set(isl(
+        isl(domain.copy())?.intersect(space)
+    )?))?;
+    let map = isl(isl_rs::Map::read_from_str(
+        ctx,
+        &format!(
+            "{{ T[{}] -> S{k}[{}] }}",
+            all[..d].join(", "),
+            all.join(", ")
+        ),
+    ))?;
+    let hull = isl(isl(map.intersect_range(set))?.get_range_simple_fixed_box_hull())?;
+    if !isl(hull.is_valid())? {
+        return Ok(f64::INFINITY);
+    }
+    let size = isl(hull.get_size())?;
+    (0..n)
+        .map(|i| isl(size.get_at(i as i32)).and_then(|v| isl(v.get_num_si())))
+        .try_fold(1.0, |acc, v| v.map(|v| acc * v as f64))
+}
+
+/// The `affine.load`s of `m` in `op` (itself included).
+unsafe fn loads_of(op: MlirOperation, m: MlirValue) -> usize {
+    unsafe {
+        let here = op_name(op) == "affine.load" && mlirOperationGetOperand(op, 0).ptr == m.ptr;
+        usize::from(here)
+            + children(op)
+                .into_iter()
+                .map(|c| loads_of(c, m))
+                .sum::<usize>()
+    }
+}
+
+/// The size in bytes of an element of the memref type `t`.
+unsafe fn element_bytes(t: MlirType) -> i64 {
+    unsafe {
+        let e = mlirShapedTypeGetElementType(t);
+        if mlirTypeIsAInteger(e) {
+            (mlirIntegerTypeGetWidth(e) as i64 + 7) / 8
+        } else if mlirTypeIsAFloat(e) {
+            (mlirFloatTypeGetWidth(e) as i64 + 7) / 8
+        } else {
+            8
+        }
+    }
+}
+
+/// `a` (on the anchor's `d` loop counters and the scop's parameters) as an affine
+/// expression of dims `d0 .. d(d-1)` (the counters) then one per parameter, in the
+/// order of `params`; `None` for a rational one or an unknown parameter.
+unsafe fn affine_of(
+    ctx: MlirContext,
+    a: &Aff,
+    d: usize,
+    params: &[(String, MlirValue)],
+) -> Option<MlirAffineExpr> {
+    let den = a.get_denominator_val().ok()?.get_num_si().ok()?;
+    let (num, div) = unsafe { numerator(ctx, a, d, params)? };
+    (den == 1 && div == 1).then_some(num)
+}
+
+/// The integer numerator of `a` and its denominator.
+unsafe fn numerator(
+    ctx: MlirContext,
+    a: &Aff,
+    d: usize,
+    params: &[(String, MlirValue)],
+) -> Option<(MlirAffineExpr, i64)> {
+    unsafe {
+        let den = a.get_denominator_val().ok()?.get_num_si().ok()?;
+        // isl's coefficients are rational with the common denominator `den`.
+        let coef = |v: isl_rs::Val| -> Option<i64> {
+            let n = v.get_num_si().ok()?;
+            let m = v.get_den_si().ok()?;
+            (den % m == 0).then(|| n * (den / m))
+        };
+        let mut e = mlirAffineConstantExprGet(ctx, coef(a.get_constant_val().ok()?)?);
+        let term = |e: MlirAffineExpr, x: MlirAffineExpr, c: i64| match c {
+            0 => e,
+            _ => mlirAffineAddExprGet(
+                e,
+                mlirAffineMulExprGet(x, mlirAffineConstantExprGet(ctx, c)),
+            ),
+        };
+        for k in 0..a.dim(DimType::In).ok()? {
+            if k as usize >= d {
+                return None;
+            }
+            let c = coef(a.get_coefficient_val(DimType::In, k).ok()?)?;
+            e = term(e, mlirAffineDimExprGet(ctx, k as isize), c);
+        }
+        for k in 0..a.dim(DimType::Param).ok()? {
+            let c = coef(a.get_coefficient_val(DimType::Param, k).ok()?)?;
+            if c == 0 {
+                continue;
+            }
+            let n = a.get_dim_name(DimType::Param, k as u32).ok()?;
+            let p = params.iter().position(|(m, _)| m == n)?;
+            e = term(e, mlirAffineDimExprGet(ctx, (d + p) as isize), c);
+        }
+        for k in 0..a.dim(DimType::Div).ok()? {
+            let c = coef(a.get_coefficient_val(DimType::Div, k).ok()?)?;
+            if c == 0 {
+                continue;
+            }
+            let (num, m) = numerator(ctx, &a.get_div(k).ok()?, d, params)?;
+            let floor = mlirAffineFloorDivExprGet(num, mlirAffineConstantExprGet(ctx, m));
+            e = term(e, floor, c);
+        }
+        Some((e, den))
+    }
+}
+
+/// Puts the shared buffers, their copies and the barriers in the anchor's body and
+/// points the loads at the buffers.
+unsafe fn rewrite(
+    anchor: MlirOperation,
+    tiles: &[MlirOperation],
+    outer: &[MlirValue],
+    params: &[(String, MlirValue)],
+    promoted: Vec<Promotion>,
+) -> Result<(), String> {
+    unsafe {
+        let ctx = mlirOperationGetContext(anchor);
+        let b = body(anchor);
+        let at = mlirBlockGetFirstOperation(b);
+        let inputs: Vec<MlirValue> = outer
+            .iter()
+            .copied()
+            .chain(params.iter().map(|p| p.1))
+            .collect();
+        for p in &promoted {
+            let t = mlirValueGetType(p.array);
+            let elem = print_type(mlirShapedTypeGetElementType(t));
+            let shape: Vec<String> = p.sizes.iter().map(|s| s.to_string()).collect();
+            let zeros = vec!["0"; p.sizes.len()].join(", ");
+            let st = format!(
+                "memref<{}x{elem}, #gpu.address_space<workgroup>>",
+                shape.join("x")
+            );
+            let text = format!(
+                "func.func @alloc() -> {st} {{\n  %s = tgpu.alloc_shared [{}] padding [{zeros}] : {st}\n  return %s : {st}\n}}",
+                shape.join(", ")
+            );
+            let (shared, _) = instantiate(at, &text, &[])?;
+            let shared = shared[0];
+            // The box's offsets.
+            let index = mlirIndexTypeGet(ctx);
+            let loc = mlirOperationGetLocation(p.loads[p.loads.len() - 1]);
+            let mut offsets = Vec::new();
+            for e in &p.offsets {
+                let map =
+                    mlirAffineMapGet(ctx, inputs.len() as isize, 0, 1, [*e].as_ptr() as *mut _);
+                let mut st = mlirOperationStateGet(string_ref("affine.apply"), loc);
+                mlirOperationStateAddOperands(&mut st, inputs.len() as isize, inputs.as_ptr());
+                mlirOperationStateAddResults(&mut st, 1, &index);
+                let a = mlirNamedAttributeGet(
+                    mlirIdentifierGet(ctx, string_ref("map")),
+                    mlirAffineMapAttrGet(map),
+                );
+                mlirOperationStateAddAttributes(&mut st, 1, &a);
+                let op = mlirOperationCreate(&mut st);
+                mlirBlockInsertOwnedOperationBefore(b, at, op);
+                offsets.push(mlirOperationGetResult(op, 0));
+            }
+            let args: Vec<String> = (0..offsets.len())
+                .map(|k| format!("%o{k}: index"))
+                .collect();
+            let names: Vec<String> = (0..offsets.len()).map(|k| format!("%o{k}")).collect();
+            let gt = print_type(t);
+            let text = format!(
+                "func.func @copy(%a: {gt}, %s: {st}, {}) {{\n  tgpu.tile_copy %a to %s offsets [{}] tile [{}] : {gt} to {st}\n  return\n}}",
+                args.join(", "),
+                names.join(", "),
+                shape.join(", ")
+            );
+            let copy_args: Vec<MlirValue> = [p.array, shared]
+                .into_iter()
+                .chain(offsets.iter().copied())
+                .collect();
+            instantiate(at, &text, &copy_args)?;
+            for l in &p.loads {
+                retarget(*l, shared, &offsets);
+            }
+            let what = format!(
+                "promoted to shared memory: a {} box of {elem} per tile ({} bytes), read by several threads of the block",
+                shape.join("x"),
+                p.sizes.iter().product::<i64>() * element_bytes(t)
+            );
+            tessel_dialects::tesselEmitRemark(loc, string_ref(&what));
+        }
+        let barrier = "func.func @b() {\n  gpu.barrier\n  return\n}";
+        instantiate(at, barrier, &[])?;
+        // A loop the kernel runs in sequence reuses the buffers: no thread may overwrite
+        // them while others still read.
+        if anchor.ptr != tiles[tiles.len() - 1].ptr {
+            instantiate(mlirBlockGetTerminator(b), barrier, &[])?;
+        }
+        Ok(())
+    }
+}
+
+/// Points `load` (an `affine.load` of the promoted array) at `shared`, its subscripts
+/// minus `offsets` (new dims of its map).
+unsafe fn retarget(load: MlirOperation, shared: MlirValue, offsets: &[MlirValue]) {
+    unsafe {
+        let ctx = mlirOperationGetContext(load);
+        let map = mlirAffineMapAttrGetValue(attr(load, "map"));
+        let nd = mlirAffineMapGetNumDims(map);
+        let ns = mlirAffineMapGetNumSymbols(map);
+        let exprs: Vec<MlirAffineExpr> = (0..mlirAffineMapGetNumResults(map))
+            .map(|k| {
+                let minus = mlirAffineMulExprGet(
+                    mlirAffineDimExprGet(ctx, nd + k),
+                    mlirAffineConstantExprGet(ctx, -1),
+                );
+                mlirAffineAddExprGet(mlirAffineMapGetResult(map, k), minus)
+            })
+            .collect();
+        let new = mlirAffineMapGet(
+            ctx,
+            nd + offsets.len() as isize,
+            ns,
+            exprs.len() as isize,
+            exprs.as_ptr() as *mut _,
+        );
+        let old: Vec<MlirValue> = (0..mlirOperationGetNumOperands(load))
+            .map(|k| mlirOperationGetOperand(load, k))
+            .collect();
+        let mut operands = vec![shared];
+        operands.extend_from_slice(&old[1..1 + nd as usize]);
+        operands.extend_from_slice(offsets);
+        operands.extend_from_slice(&old[1 + nd as usize..]);
+        mlirOperationSetOperands(load, operands.len() as isize, operands.as_ptr());
+        mlirOperationSetAttributeByName(load, string_ref("map"), mlirAffineMapAttrGet(new));
+    }
+}
