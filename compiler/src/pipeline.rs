@@ -321,7 +321,15 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
     }
     if opts.emit == Emit::Object {
         let _s = tracing::info_span!("lowering", archs = %archs.join(",")).entered();
-        return object(&session, &mut m, &text, &archs, opts.opt_level, opts.debug);
+        return object(
+            &session,
+            &mut m,
+            &text,
+            &archs,
+            opts.opt_level,
+            opts.debug,
+            None,
+        );
     }
     let (lowering, pipeline) = lowering_pipeline(&arch, opts.opt_level, opts.debug)?;
     let _s = tracing::info_span!("lowering", pipeline = lowering).entered();
@@ -434,10 +442,16 @@ fn object<'a>(
     archs: &[String],
     opt: u8,
     debug: bool,
+    located: Option<&dyn Fn(Vec<MlirDiag>) -> Failure>,
 ) -> Result<Vec<u8>, Failure> {
+    // A module the user wrote (tessel-run's input) may be wrong in ways the verifier
+    // does not see (a tgpu operation on the host): its errors are the user's.
     session
         .run_pipeline(m, registry::DEVICE_PREP)
-        .map_err(|d| internal("device preparation", text, d))?;
+        .map_err(|d| match located {
+            Some(f) => f(d),
+            None => internal("device preparation", text, d),
+        })?;
     // SAFETY: the module is alive for the call.
     let sims = unsafe { crate::simform::compile_module(m.as_operation().to_raw()) }
         .map_err(|e| Failure(vec![format!("error: {e}")]))?;
@@ -539,7 +553,7 @@ pub fn object_from_mlir(text: &str, archs: &[String], opt: u8) -> Result<Vec<u8>
     };
     let mut m = session.parse(text, "input").map_err(located)?;
     session.verify(&m).map_err(located)?;
-    object(&session, &mut m, text, &archs, opt, false)
+    object(&session, &mut m, text, &archs, opt, false, Some(&located))
 }
 
 /// Runs ptxas with `-v`: the cubin and the registers each kernel uses.

@@ -165,7 +165,7 @@ pub const OPTIMIZE_PIPELINES: &[(&str, &str)] = &[
     ),
     (
         "default",
-        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-map-to-gpu",
+        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu",
     ),
 ];
 
@@ -254,6 +254,16 @@ pub const PASSES: &[PassInfo] = &[
         kind: PassKind::Rust {
             anchor: "",
             run: crate::transforms::promote_shared::run,
+        },
+    },
+    PassInfo {
+        name: "tessel-pad-banks",
+        summary: "Pad the rows of the shared buffers of tiled kernels (tgpu.alloc_shared) by the smallest number of elements that spreads each warp's accesses over the 32 banks, from the affine subscripts and the loop thread x takes (paper 000 eqs. 20-21)",
+        options: &[],
+        example: "%s = tgpu.alloc_shared [32, 32] padding [0, 0] : memref<32x32xf32, 3>; affine.load %s[%x, %i] (thread x on %x)  =>  %s = tgpu.alloc_shared [32, 32] padding [0, 1] : memref<32x33xf32, 3>",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::pad_banks::run,
         },
     },
     PassInfo {

@@ -112,9 +112,27 @@ func.func @too_large(%x: memref<20000xf32>, %y: memref<?xf32>, %n: index, %z: me
   return
 }
 
+// A transpose: no element is read twice, but thread x (on j, for the coalesced store)
+// reads A down a column; the copy reads A's rows with consecutive threads (paper 004).
+// CHECK-LABEL: func.func @transpose(
+// CHECK: %[[T:.*]] = tgpu.alloc_shared [32, 32] padding [0, 0] : memref<32x32xf32, #gpu.address_space<workgroup>>
+// CHECK: tgpu.tile_copy %arg0 to %[[T]]
+// CHECK: affine.load %[[T]]
+// CHECK: affine.store %{{.*}}, %arg1
+func.func @transpose(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 64 {
+      %v = affine.load %A[%j, %i] : memref<64x64xf32>
+      affine.store %v, %B[%i, %j] : memref<64x64xf32>
+    }
+  }
+  return
+}
+
 // REMARK: promote-shared.mlir:30:12: remark: promoted to shared memory: a 34x34 box of f32 per tile (4624 bytes), read by several threads of the block
 // REMARK: remark: promoted to shared memory: a 32x8 box of f32 per tile (1024 bytes)
 // REMARK: remark: promoted to shared memory: a 8x32 box of f32 per tile (1024 bytes)
+// REMARK: remark: promoted to shared memory: a 32x32 box of f32 per tile (4096 bytes), read uncoalesced by thread x, copied by rows
 // REMARK-NOT: promoted
 
 // OUT: 443340

@@ -82,6 +82,33 @@ unsafe fn priorities(op: MlirOperation, counters: &[MlirValue], l: u64, p: &mut 
     }
 }
 
+/// Each subscript's coefficient of `counter` in the access `op` (an `affine` or
+/// `memref` load or store), `None` where it varies with it but not linearly.
+///
+/// # Safety
+/// `op` is a live load or store; `counter` a live value.
+pub(crate) unsafe fn coefficients(op: MlirOperation, counter: MlirValue) -> Vec<Option<i64>> {
+    let first = match unsafe { op_name(op) }.ends_with(".store") {
+        true => 2,
+        false => 1,
+    };
+    unsafe { subscripts(op, first, &[counter]) }
+        .into_iter()
+        .map(|s| s[0])
+        .collect()
+}
+
+/// Paper 004's test (sec. 3): whether the access `op` is uncoalesced when consecutive
+/// threads take consecutive values of `x`: a subscript other than the last varies with
+/// it (or may: not linearly), so that neighbouring threads touch different rows.
+///
+/// # Safety
+/// As [`coefficients`].
+pub(crate) unsafe fn uncoalesced(op: MlirOperation, x: MlirValue) -> bool {
+    let c = unsafe { coefficients(op, x) };
+    c.len() > 1 && c[..c.len() - 1].iter().any(|k| *k != Some(0))
+}
+
 /// Each subscript's coefficient of each counter: `Some(0)` when it does not vary with
 /// it, `None` when it varies but not linearly (or, for `memref` accesses, when it is
 /// computed from values the test cannot see through).
@@ -205,7 +232,7 @@ unsafe fn trip_count(l: MlirOperation) -> Option<u64> {
 }
 
 /// Bytes of an element of memref type `t` (8 for `index`).
-unsafe fn element_bytes(t: MlirType) -> u64 {
+pub(crate) unsafe fn element_bytes(t: MlirType) -> u64 {
     unsafe {
         let e = mlirShapedTypeGetElementType(t);
         let bits = if mlirTypeIsAInteger(e) {

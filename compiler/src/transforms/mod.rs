@@ -6,6 +6,7 @@ pub mod inline_scops;
 pub mod launch_copies;
 pub mod lower_shared;
 pub mod map_to_gpu;
+pub mod pad_banks;
 pub mod print_model;
 pub mod promote_shared;
 pub mod scalars;

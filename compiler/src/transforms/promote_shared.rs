@@ -6,25 +6,30 @@
 //! promotion is one iteration of the band's innermost tile loop (the anchor: the last
 //! tile loop mapped to blocks, or a tile loop of a sequential member inside them, as
 //! the `k` tiles of a matrix product), which every thread of the block runs together.
-//! An array is promoted when isl shows that
+//! An array is promoted when
 //! - the kernel does not write it (so a copy taken at the start of the anchor's
 //!   iteration stays right until its end) and every access of it under the anchor is an
 //!   `affine.load`;
 //! - its footprint per anchor iteration (the elements the statements under it read,
 //!   a function of the loops outside and the parameters) lies in a box of constant size
 //!   (isl's fixed-box hull: the reference group's rectangular tile, PPCG sec. 7.2);
-//! - there is reuse: two different statement instances of one anchor iteration read one
-//!   element (PPCG sec. 7.3's criterion; a stencil's neighbours, a row read by every
-//!   column);
-//! - the reuse pays for the copy: the reads of one anchor iteration (the array's loads
-//!   in each statement times the statement's instances, at most the box around them)
-//!   are at least `min-reuse` (default 2.5) per element of the box. Below that, the L1
-//!   cache of a GPU since Maxwell serves the reuse about as well, and the copy and the
-//!   barrier cost more than they save: fdtd-2d's two-point differences (1.9 reads per
-//!   element) ran 0.96x on sim's default GPU when promoted; `min-reuse=1` suits a GPU
-//!   whose global loads skip L1 (Kepler);
 //! - the boxes of the arrays promoted in the band fit in 48 KiB (the static shared
-//!   memory of every NVIDIA GPU, taken in the order the arrays appear).
+//!   memory of every NVIDIA GPU, taken in the order the arrays appear);
+//! - and the copy pays, for one of two reasons:
+//!   - reuse (PPCG sec. 7.3): isl finds two different statement instances of one anchor
+//!     iteration reading one element (a stencil's neighbours, a row read by every
+//!     column), and the reads of one anchor iteration (the array's loads in each
+//!     statement times the statement's instances, at most the box around them) are at
+//!     least `min-reuse` (default 2.5) per element of the box. Below that, the L1
+//!     cache of a GPU since Maxwell serves the reuse about as well, and the copy and the
+//!     barrier cost more than they save: fdtd-2d's two-point differences (1.9 reads per
+//!     element) ran 0.96x on sim's default GPU when promoted; `min-reuse=1` suits a GPU
+//!     whose global loads skip L1 (Kepler);
+//!   - staging (paper 004 sec. 3): a load where consecutive threads (thread x, on the
+//!     point loop `tessel-map-to-gpu` will give it:
+//!     [`crate::analysis::coalescing::thread_order`]) read down a column, when the box's
+//!     rows are at least a 32-byte sector wide: the copy reads them with consecutive
+//!     threads, and `tessel-pad-banks` keeps the column reads of the copy conflict-free.
 //!
 //! The rewrite: at the top of the anchor's body a `tgpu.alloc_shared` of the box, a
 //! `tgpu.tile_copy` of the box at its offset (an `affine.apply` of the loops outside and
@@ -54,6 +59,7 @@
 //! ```
 
 use super::map_to_gpu::{band_ops, tiled_kernels};
+use crate::analysis::coalescing::{element_bytes, thread_order, uncoalesced};
 use crate::analysis::import::{import_scop, isl_context, within, Scop};
 use crate::mlir::{children, instantiate, op_name, print_type, string_ref};
 use crate::registry::Options;
@@ -131,8 +137,16 @@ unsafe fn promote_scop(scop: MlirOperation, min_reuse: f64) -> Result<(), String
     let ctx = isl_context();
     let domain = isl(UnionSet::read_from_str(&ctx, &s.model.domain))?;
     let reads = isl(UnionMap::read_from_str(&ctx, &s.model.reads))?;
-    for (tiles, _) in kernels {
-        unsafe { promote_band(scop, &s, (&ctx, &domain, &reads), &tiles, min_reuse)? };
+    for (tiles, points) in kernels {
+        unsafe {
+            promote_band(
+                scop,
+                &s,
+                (&ctx, &domain, &reads),
+                (&tiles, &points),
+                min_reuse,
+            )?
+        };
     }
     Ok(())
 }
@@ -164,17 +178,22 @@ struct Promotion {
     sizes: Vec<i64>,
     offsets: Vec<MlirAffineExpr>,
     loads: Vec<MlirOperation>,
+    /// Why: reuse, or staging of an uncoalesced access.
+    why: &'static str,
 }
 
 unsafe fn promote_band(
     scop: MlirOperation,
     s: &Scop,
     (ctx, domain, reads): (&isl_rs::Context, &UnionSet, &UnionMap),
-    tiles: &[MlirOperation],
+    (tiles, points): (&[MlirOperation], &[MlirOperation]),
     min_reuse: f64,
 ) -> Result<(), String> {
     unsafe {
         let anchor = anchor_of(tiles);
+        // The point loop thread x takes, as tessel-map-to-gpu will choose it.
+        let counters: Vec<MlirValue> = points.iter().map(|p| iv(*p)).collect();
+        let x = counters[thread_order(points[points.len() - 1], &counters)[0]];
         let inside: Vec<usize> = (0..s.stmts.len())
             .filter(|k| within(s.stmts[*k].ops[0], anchor))
             .collect();
@@ -262,9 +281,7 @@ unsafe fn promote_band(
             let pairs = isl(isl(acc.copy())?.apply_range(isl(acc.reverse())?))?;
             let shared = isl(isl(pairs.intersect(isl(same_tile.copy())?))?
                 .subtract(isl(isl(dom_in.copy())?.identity())?))?;
-            if isl(shared.is_empty())? {
-                continue;
-            }
+            let reused = !isl(shared.is_empty())?;
             // Enough reuse: the reads of one anchor iteration (the array's loads in
             // each statement times its instances) per element of the box.
             let reads_per_tile: f64 = inside
@@ -280,10 +297,15 @@ unsafe fn promote_band(
                 })
                 .sum();
             let elements = sizes.iter().product::<i64>() as f64;
-            if reads_per_tile < min_reuse * elements {
+            // Or a load uncoalesced along thread x, staged (paper 004): the copy reads
+            // rows of the box at least a sector wide with consecutive threads.
+            let row_bytes = sizes[rank - 1] * element_bytes(t) as i64;
+            let staged = row_bytes >= 32 && loads.iter().any(|l| uncoalesced(*l, x));
+            let reused = reused && reads_per_tile >= min_reuse * elements;
+            if !reused && !staged {
                 continue;
             }
-            let bytes = sizes.iter().product::<i64>() * element_bytes(t);
+            let bytes = sizes.iter().product::<i64>() * element_bytes(t) as i64;
             if bytes > budget {
                 continue;
             }
@@ -302,6 +324,10 @@ unsafe fn promote_band(
                 sizes,
                 offsets,
                 loads,
+                why: match reused {
+                    true => "read by several threads of the block",
+                    false => "read uncoalesced by thread x, copied by rows",
+                },
             });
         }
         if promoted.is_empty() {
@@ -356,20 +382,6 @@ unsafe fn loads_of(op: MlirOperation, m: MlirValue) -> usize {
                 .into_iter()
                 .map(|c| loads_of(c, m))
                 .sum::<usize>()
-    }
-}
-
-/// The size in bytes of an element of the memref type `t`.
-unsafe fn element_bytes(t: MlirType) -> i64 {
-    unsafe {
-        let e = mlirShapedTypeGetElementType(t);
-        if mlirTypeIsAInteger(e) {
-            (mlirIntegerTypeGetWidth(e) as i64 + 7) / 8
-        } else if mlirTypeIsAFloat(e) {
-            (mlirFloatTypeGetWidth(e) as i64 + 7) / 8
-        } else {
-            8
-        }
     }
 }
 
@@ -470,11 +482,18 @@ unsafe fn rewrite(
                 "func.func @alloc() -> {st} {{\n  %s = tgpu.alloc_shared [{}] padding [{zeros}] : {st}\n  return %s : {st}\n}}",
                 shape.join(", ")
             );
-            let (shared, _) = instantiate(at, &text, &[])?;
+            // The new operations stand at the array's read.
+            let loc = mlirOperationGetLocation(p.loads[p.loads.len() - 1]);
+            let placed = |made: Vec<MlirOperation>| {
+                for o in made {
+                    mlirOperationSetLocation(o, loc);
+                }
+            };
+            let (shared, made) = instantiate(at, &text, &[])?;
+            placed(made);
             let shared = shared[0];
             // The box's offsets.
             let index = mlirIndexTypeGet(ctx);
-            let loc = mlirOperationGetLocation(p.loads[p.loads.len() - 1]);
             let mut offsets = Vec::new();
             for e in &p.offsets {
                 let map =
@@ -506,23 +525,29 @@ unsafe fn rewrite(
                 .into_iter()
                 .chain(offsets.iter().copied())
                 .collect();
-            instantiate(at, &text, &copy_args)?;
+            placed(instantiate(at, &text, &copy_args)?.1);
             for l in &p.loads {
                 retarget(*l, shared, &offsets);
             }
             let what = format!(
-                "promoted to shared memory: a {} box of {elem} per tile ({} bytes), read by several threads of the block",
+                "promoted to shared memory: a {} box of {elem} per tile ({} bytes), {}",
                 shape.join("x"),
-                p.sizes.iter().product::<i64>() * element_bytes(t)
+                p.sizes.iter().product::<i64>() * element_bytes(t) as i64,
+                p.why
             );
             tessel_dialects::tesselEmitRemark(loc, string_ref(&what));
         }
         let barrier = "func.func @b() {\n  gpu.barrier\n  return\n}";
-        instantiate(at, barrier, &[])?;
+        let loc = mlirOperationGetLocation(anchor);
+        for o in instantiate(at, barrier, &[])?.1 {
+            mlirOperationSetLocation(o, loc);
+        }
         // A loop the kernel runs in sequence reuses the buffers: no thread may overwrite
         // them while others still read.
         if anchor.ptr != tiles[tiles.len() - 1].ptr {
-            instantiate(mlirBlockGetTerminator(b), barrier, &[])?;
+            for o in instantiate(mlirBlockGetTerminator(b), barrier, &[])?.1 {
+                mlirOperationSetLocation(o, loc);
+            }
         }
         Ok(())
     }
