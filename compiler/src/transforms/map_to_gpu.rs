@@ -312,11 +312,14 @@ pub(crate) unsafe fn band_ops(b: MlirBlock) -> Vec<MlirOperation> {
         .collect()
 }
 
-/// The tiled kernels `tessel-map-to-gpu` would make of `scop` as it stands: each one's
+/// The tiled kernels `tessel-map-to-gpu` would make of `scop` as it stands (modelled as
+/// `imported`, `None` where it could not be): each one's
 /// tile loops (those mapped to blocks, outermost first) and point loops (mapped to
 /// threads, in the same order).
+#[allow(clippy::type_complexity)]
 pub(crate) unsafe fn tiled_kernels(
     scop: MlirOperation,
+    imported: Option<&ImportedScop>,
 ) -> Result<Vec<(Vec<MlirOperation>, Vec<MlirOperation>)>, String> {
     fn collect(actions: Vec<Action>, out: &mut Vec<(Vec<MlirOperation>, Vec<MlirOperation>)>) {
         for a in actions {
@@ -327,7 +330,7 @@ pub(crate) unsafe fn tiled_kernels(
             }
         }
     }
-    let privacy = unsafe { Privacy::of(scop) };
+    let privacy = unsafe { Privacy::of(scop, imported) };
     let mut out = Vec::new();
     collect(unsafe { plan(body(scop), true, &privacy)? }, &mut out);
     Ok(out)
@@ -906,8 +909,9 @@ struct Privacy {
 }
 
 impl Privacy {
-    unsafe fn of(scop: MlirOperation) -> Privacy {
-        let Ok(s) = import_scop(scop) else {
+    /// The privacy of `scop`'s local scalars from its model `imported`.
+    unsafe fn of(scop: MlirOperation, imported: Option<&ImportedScop>) -> Privacy {
+        let Some(s) = imported else {
             // Nothing to model: no local scalar is known to be private.
             let locals = unsafe { ops_of(body(scop)) }
                 .into_iter()
@@ -1135,7 +1139,7 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
         let top = body(scop);
         // The model as the scop stands, for the transfers.
         let model = import_scop(scop).ok();
-        let privacy = Privacy::of(scop);
+        let privacy = Privacy::of(scop, model.as_ref());
         let actions = plan(top, true, &privacy)?;
         shared_in_blocks(scop, &actions)?;
         privatize(&actions);

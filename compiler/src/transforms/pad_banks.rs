@@ -1,8 +1,8 @@
 //! `tessel-pad-banks` (PadBanks): pads the rows of shared buffers so that a warp's
 //! accesses to them spread over the banks.
 //!
-//! For each `tgpu.alloc_shared` of a tiled kernel (from `tessel-promote-shared`), the
-//! conflict degree of every `affine.load`/`affine.store` of the buffer is computed from
+//! For each `tgpu.alloc_shared` at the top of a tile loop (as `tessel-promote-shared`
+//! puts it), the conflict degree of every `affine.load`/`affine.store` of the buffer is computed from
 //! the warp's addresses, exactly for affine subscripts (paper 000 eqs. 20-21): lane `l`
 //! of a warp runs point `lo + l * step` of the loop thread x takes (the one
 //! `tessel-map-to-gpu` will give it, [`crate::analysis::coalescing::thread_order`]), so
@@ -35,7 +35,7 @@
 //! ... affine.load %s[%j - %o, %i - %p]   // rows 33 words apart: 32 banks
 //! ```
 
-use super::map_to_gpu::tiled_kernels;
+use super::map_to_gpu::band_ops;
 use crate::analysis::coalescing::{coefficients, element_bytes, thread_order};
 use crate::mlir::{children, instantiate, op_name, print_type, string_ref};
 use crate::registry::Options;
@@ -51,28 +51,62 @@ const MAX_PAD: i64 = 32;
 pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
     // SAFETY: the pass manager gives a live operation that this pass alone changes.
     unsafe {
-        let mut scops = Vec::new();
-        collect(op, "tpoly.scop", &mut scops);
-        for scop in scops {
-            let Ok(kernels) = tiled_kernels(scop) else {
-                continue;
-            };
-            for (tiles, points) in kernels {
-                let counters: Vec<MlirValue> = points.iter().map(|p| iv(*p)).collect();
-                let x = thread_order(points[points.len() - 1], &counters)[0];
-                let step = mlirIntegerAttrGetValueInt(mlirOperationGetAttributeByName(
-                    points[x],
-                    string_ref("step"),
-                ));
-                let mut allocs = Vec::new();
-                collect(tiles[tiles.len() - 1], "tgpu.alloc_shared", &mut allocs);
-                for a in allocs {
-                    pad(a, counters[x], step)?;
-                }
+        let mut allocs = Vec::new();
+        collect(op, "tgpu.alloc_shared", &mut allocs);
+        for a in allocs {
+            if let Some((x, step)) = thread_x(a) {
+                pad(a, x, step)?;
             }
         }
     }
     Ok(())
+}
+
+/// The counter of the point loop thread x will take for the tile whose loop holds
+/// `alloc` (as `tessel-promote-shared` puts it), and its step: among the coincident point
+/// loops of the band down the loops each the only one of the loop around (at most
+/// three, those `tessel-map-to-gpu` maps to threads), the one of highest priority.
+unsafe fn thread_x(alloc: MlirOperation) -> Option<(MlirValue, i64)> {
+    unsafe {
+        let anchor = mlirOperationGetParentOperation(alloc);
+        if op_name(anchor) != "affine.for" {
+            return None;
+        }
+        let band = int_attr(anchor, "tpoly.band")?;
+        let mut points = Vec::new();
+        let mut cur = anchor;
+        loop {
+            let ops = band_ops(mlirRegionGetFirstBlock(mlirOperationGetRegion(cur, 0)));
+            let [c] = ops.as_slice() else { break };
+            if op_name(*c) != "affine.for" || int_attr(*c, "tpoly.band") != Some(band) {
+                break;
+            }
+            if has(*c, "tpoly.point") && has(*c, "tpoly.coincident") && points.len() < 3 {
+                points.push(*c);
+            }
+            cur = *c;
+        }
+        let last = *points.last()?;
+        let counters: Vec<MlirValue> = points.iter().map(|p| iv(*p)).collect();
+        let x = thread_order(last, &counters)[0];
+        let step = mlirIntegerAttrGetValueInt(mlirOperationGetAttributeByName(
+            points[x],
+            string_ref("step"),
+        ));
+        Some((counters[x], step))
+    }
+}
+
+unsafe fn has(op: MlirOperation, name: &str) -> bool {
+    !unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) }
+        .ptr
+        .is_null()
+}
+
+unsafe fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
+    let a = unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) };
+    (!a.ptr.is_null() && unsafe { mlirAttributeIsAInteger(a) })
+        .then(|| unsafe { mlirIntegerAttrGetValueInt(a) })
 }
 
 unsafe fn collect(op: MlirOperation, name: &str, out: &mut Vec<MlirOperation>) {

@@ -129,11 +129,11 @@ unsafe fn iv(op: MlirOperation) -> MlirValue {
 }
 
 unsafe fn promote_scop(scop: MlirOperation, min_reuse: f64) -> Result<(), String> {
-    let kernels = unsafe { tiled_kernels(scop)? };
+    let s = import_scop(scop)?;
+    let kernels = unsafe { tiled_kernels(scop, Some(&s))? };
     if kernels.is_empty() {
         return Ok(());
     }
-    let s = import_scop(scop)?;
     let ctx = isl_context();
     let domain = isl(UnionSet::read_from_str(&ctx, &s.model.domain))?;
     let reads = isl(UnionMap::read_from_str(&ctx, &s.model.reads))?;
