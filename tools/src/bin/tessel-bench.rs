@@ -4,6 +4,10 @@
 //! (wavefronts per request), L1 and L2 hit rates and DRAM traffic (sim), occupancy, sim's estimated time, the measured time where a
 //! GPU ran, and the baseline's estimate beside it. `--json` prints the rows as JSON.
 //!
+//! `--breakdown` instead builds each program once per stage of the optimizations (naive,
+//! tiled, +shared, +padding), prints each stage's estimated time and speedup over naive,
+//! and with `--breakdown-svg` draws them as a bar chart (paper 000 Fig. 7).
+//!
 //! Pipelines (`--pipeline`, `--baseline`): `default` and `naive`, tessel-optimize's (as
 //! tesselc builds: tiles to blocks and points to threads; one thread per iteration of
 //! the outer parallel loops, the baseline of every speedup); `mlir-upstream`, upstream
@@ -64,6 +68,178 @@ struct Args {
     /// kernels differently, so whole programs compare where kernels cannot).
     #[arg(long)]
     per_program: bool,
+    /// Instead of one pipeline: each program's estimated time (all its launches) with
+    /// the optimizations added one by one, as paper 000 Fig. 7: naive, tiled, +shared
+    /// (tessel-promote-shared), +padding (tessel-pad-banks: the default pipeline), and
+    /// each one's speedup over naive.
+    #[arg(long, conflicts_with_all = ["baseline", "passes", "pipeline", "json", "per_program"])]
+    breakdown: bool,
+    /// With --breakdown, also draw the speedups as a bar chart in this SVG file.
+    #[arg(long, value_name = "FILE.svg", requires = "breakdown")]
+    breakdown_svg: Option<String>,
+}
+
+/// The stages of `--breakdown`: a name and the passes that build it, each adding one
+/// optimization to the one before.
+const STAGES: [(&str, &str); 4] = [
+    ("naive", "tessel-optimize{pipeline=naive}"),
+    (
+        "tiled",
+        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-map-to-gpu",
+    ),
+    (
+        "+shared",
+        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-map-to-gpu",
+    ),
+    ("+padding", "tessel-optimize{pipeline=default}"),
+];
+
+/// `--breakdown`: builds and runs every program with each of [`STAGES`], prints a row
+/// per program (estimated time of each stage, then each stage's speedup over naive) and
+/// the geomeans, and draws the speedups into `svg` when given. The number of programs
+/// that failed.
+fn breakdown(args: &Args, dir: &std::path::Path, svg: Option<&str>) -> usize {
+    let mut rows: Vec<(String, Vec<Option<f64>>)> = Vec::new();
+    let mut failures = 0;
+    for prog in &args.programs {
+        let name = std::path::Path::new(prog)
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut times = Vec::new();
+        for (stage, passes) in STAGES {
+            let tag = stage.trim_start_matches('+');
+            match measure(args, prog, tag, passes, dir) {
+                Ok(l) if !l.is_empty() => times.push(Some(
+                    l.iter().map(|l| l.estimated_time_s.unwrap_or(0.0)).sum(),
+                )),
+                Ok(_) => {
+                    eprintln!("note: {prog}: no kernel ran with the {stage} stage");
+                    times.push(None);
+                }
+                Err(e) => {
+                    eprintln!("error: {stage}: {e}");
+                    times.push(None);
+                }
+            }
+        }
+        if times.iter().all(|t| t.is_none()) {
+            failures += 1;
+        }
+        rows.push((name, times));
+    }
+    let mut head = format!("{:<14}", "program");
+    for (stage, _) in STAGES {
+        head += &format!(" {:>14}", format!("{stage} (us)"));
+    }
+    for (stage, _) in &STAGES[1..] {
+        head += &format!(" {:>9}", format!("{stage} x"));
+    }
+    println!("{head}");
+    let speedup = |t: &[Option<f64>], k: usize| match (t[0], t[k]) {
+        (Some(n), Some(x)) if x > 0.0 => Some(n / x),
+        _ => None,
+    };
+    for (name, t) in &rows {
+        let mut line = format!("{name:<14}");
+        for v in t {
+            line += &format!(" {:>14}", fmt(v.map(|v| v * 1e6), 2));
+        }
+        for k in 1..STAGES.len() {
+            line += &format!(" {:>9}", fmt(speedup(t, k), 2));
+        }
+        println!("{line}");
+    }
+    let mut means = Vec::new();
+    for (k, (stage, _)) in STAGES.iter().enumerate().skip(1) {
+        let s: Vec<f64> = rows.iter().filter_map(|(_, t)| speedup(t, k)).collect();
+        let g =
+            (!s.is_empty()).then(|| (s.iter().map(|x| x.ln()).sum::<f64>() / s.len() as f64).exp());
+        if let Some(g) = g {
+            eprintln!(
+                "tessel-bench: geomean speedup of {stage} over naive: {g:.2} ({} programs)",
+                s.len()
+            );
+        }
+        means.push(g);
+    }
+    if let Some(path) = svg {
+        let bars: Vec<(String, Vec<Option<f64>>)> = rows
+            .iter()
+            .map(|(n, t)| {
+                (
+                    n.clone(),
+                    (1..STAGES.len()).map(|k| speedup(t, k)).collect(),
+                )
+            })
+            .chain(std::iter::once(("geomean".to_string(), means)))
+            .collect();
+        if let Err(e) = std::fs::write(path, chart(&bars)) {
+            eprintln!("error: cannot write {path}: {e}");
+            failures += 1;
+        }
+    }
+    failures
+}
+
+/// A grouped bar chart in SVG: for each program, one bar per stage after naive (its
+/// speedup over naive), a line at 1x, a legend.
+fn chart(bars: &[(String, Vec<Option<f64>>)]) -> String {
+    const COLORS: [&str; 3] = ["#9ecae1", "#4292c6", "#08519c"];
+    let (left, top, height, group) = (60.0, 30.0, 240.0, 90.0);
+    let width = left + group * bars.len() as f64 + 20.0;
+    let max = bars
+        .iter()
+        .flat_map(|(_, v)| v.iter().flatten())
+        .fold(1.0f64, |m, x| m.max(*x))
+        .ceil();
+    let y = |v: f64| top + height * (1.0 - v / max);
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{}\" font-family=\"sans-serif\" font-size=\"11\">\n",
+        top + height + 60.0
+    );
+    s += &format!("<text x=\"{left}\" y=\"16\">estimated speedup over naive (sim)</text>\n");
+    for tick in 0..=(max as usize) {
+        let yy = y(tick as f64);
+        s += &format!(
+            "<line x1=\"{left}\" x2=\"{}\" y1=\"{yy}\" y2=\"{yy}\" stroke=\"{}\"/><text x=\"{}\" y=\"{}\" text-anchor=\"end\">{tick}x</text>\n",
+            width - 20.0,
+            if tick == 1 { "#000" } else { "#ddd" },
+            left - 6.0,
+            yy + 4.0
+        );
+    }
+    for (g, (name, vals)) in bars.iter().enumerate() {
+        let x0 = left + group * g as f64 + 10.0;
+        for (k, v) in vals.iter().enumerate() {
+            if let Some(v) = v {
+                let x = x0 + 22.0 * k as f64;
+                s += &format!(
+                    "<rect x=\"{x}\" y=\"{}\" width=\"20\" height=\"{}\" fill=\"{}\"><title>{name} {}: {v:.2}x</title></rect>\n",
+                    y(*v),
+                    top + height - y(*v),
+                    COLORS[k % COLORS.len()],
+                    STAGES[k + 1].0
+                );
+            }
+        }
+        s += &format!(
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{name}</text>\n",
+            x0 + 33.0,
+            top + height + 16.0
+        );
+    }
+    for (k, (stage, _)) in STAGES.iter().enumerate().skip(1) {
+        let x = left + 110.0 * (k - 1) as f64;
+        s += &format!(
+            "<rect x=\"{x}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{}\" y=\"{}\">{stage}</text>\n",
+            top + height + 32.0,
+            COLORS[(k - 1) % COLORS.len()],
+            x + 16.0,
+            top + height + 42.0
+        );
+    }
+    s + "</svg>\n"
 }
 
 /// The pipelines `--pipeline` and `--baseline` name.
@@ -218,6 +394,13 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    if args.breakdown {
+        let failures = breakdown(&args, dir.path(), args.breakdown_svg.as_deref());
+        return match failures {
+            0 => ExitCode::SUCCESS,
+            _ => ExitCode::from(1),
+        };
+    }
     let tty = std::io::stderr().is_terminal();
     let n = args.programs.len();
     let mut table: Vec<(String, String, Row, Vec<Option<Row>>)> = Vec::new();
