@@ -638,6 +638,42 @@ pub(crate) unsafe fn instantiate(
     }
 }
 
+/// The integer attribute `name` of `op`, if it has one.
+///
+/// # Safety
+/// `op` is a live operation.
+pub(crate) unsafe fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
+    let a = unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) };
+    (!a.ptr.is_null() && unsafe { mlirAttributeIsAInteger(a) })
+        .then(|| unsafe { mlirIntegerAttrGetValueInt(a) })
+}
+
+/// Whether `op` has the attribute `name`.
+///
+/// # Safety
+/// `op` is a live operation.
+pub(crate) unsafe fn has_attr(op: MlirOperation, name: &str) -> bool {
+    !unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) }
+        .ptr
+        .is_null()
+}
+
+/// The first block of `op`'s first region (a loop's body).
+///
+/// # Safety
+/// `op` is a live operation with a region.
+pub(crate) unsafe fn body(op: MlirOperation) -> MlirBlock {
+    unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) }
+}
+
+/// The counter of the loop `op`: its body's first argument.
+///
+/// # Safety
+/// `op` is a live loop.
+pub(crate) unsafe fn iv(op: MlirOperation) -> MlirValue {
+    unsafe { mlirBlockGetArgument(body(op), 0) }
+}
+
 /// The operations directly inside `op`'s regions.
 ///
 /// # Safety

@@ -66,7 +66,10 @@ use crate::analysis::coalescing::thread_order;
 use crate::analysis::import::{import_scop, Scop as ImportedScop};
 use crate::analysis::live_ranges::{private_within, reordering, LiveRanges};
 use crate::analysis::transfers::{copy_in, CopyIn};
-use crate::mlir::{block_ops, blocks, children, instantiate, op_name, print_type, string_ref};
+use crate::mlir::{
+    block_ops, blocks, body, children, has_attr as has, instantiate, int_attr, iv, op_name,
+    print_type, string_ref,
+};
 use crate::rebuild::recomputable;
 use crate::registry::Options;
 use mlir_sys::*;
@@ -160,12 +163,6 @@ enum Action {
     Serial(Vec<MlirOperation>, Vec<MlirOperation>),
 }
 
-unsafe fn has(op: MlirOperation, name: &str) -> bool {
-    !unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) }
-        .ptr
-        .is_null()
-}
-
 unsafe fn parallel(op: MlirOperation) -> bool {
     unsafe { op_name(op) == "affine.for" && has(op, "tpoly.coincident") }
 }
@@ -174,14 +171,6 @@ unsafe fn holds_parallel(op: MlirOperation) -> bool {
     unsafe { children(op) }
         .into_iter()
         .any(|c| unsafe { parallel(c) || holds_parallel(c) })
-}
-
-unsafe fn body(op: MlirOperation) -> MlirBlock {
-    unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) }
-}
-
-unsafe fn iv(op: MlirOperation) -> MlirValue {
-    unsafe { mlirBlockGetArgument(body(op), 0) }
 }
 
 /// The operations of `b` but its terminator.
@@ -225,12 +214,6 @@ unsafe fn nest(o: MlirOperation) -> Vec<MlirOperation> {
         loops.push(m);
     }
     loops
-}
-
-unsafe fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
-    let a = unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) };
-    (!a.ptr.is_null() && unsafe { mlirAttributeIsAInteger(a) })
-        .then(|| unsafe { mlirIntegerAttrGetValueInt(a) })
 }
 
 /// The tiled kernel of the parallel loop `o` when it is a tile loop (`tpoly.tile`, from

@@ -37,7 +37,9 @@
 
 use super::map_to_gpu::band_ops;
 use crate::analysis::coalescing::{coefficients, element_bytes, thread_order};
-use crate::mlir::{children, instantiate, op_name, print_type, string_ref};
+use crate::mlir::{
+    children, has_attr as has, instantiate, int_attr, iv, op_name, print_type, string_ref,
+};
 use crate::registry::Options;
 use mlir_sys::*;
 
@@ -97,18 +99,6 @@ unsafe fn thread_x(alloc: MlirOperation) -> Option<(MlirValue, i64)> {
     }
 }
 
-unsafe fn has(op: MlirOperation, name: &str) -> bool {
-    !unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) }
-        .ptr
-        .is_null()
-}
-
-unsafe fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
-    let a = unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) };
-    (!a.ptr.is_null() && unsafe { mlirAttributeIsAInteger(a) })
-        .then(|| unsafe { mlirIntegerAttrGetValueInt(a) })
-}
-
 unsafe fn collect(op: MlirOperation, name: &str, out: &mut Vec<MlirOperation>) {
     for c in unsafe { children(op) } {
         match unsafe { op_name(c) } == name {
@@ -116,10 +106,6 @@ unsafe fn collect(op: MlirOperation, name: &str, out: &mut Vec<MlirOperation>) {
             false => unsafe { collect(c, name, out) },
         }
     }
-}
-
-unsafe fn iv(op: MlirOperation) -> MlirValue {
-    unsafe { mlirBlockGetArgument(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)), 0) }
 }
 
 unsafe fn dense(op: MlirOperation, name: &str) -> Vec<i64> {

@@ -61,7 +61,7 @@
 use super::map_to_gpu::{band_ops, tiled_kernels};
 use crate::analysis::coalescing::{element_bytes, thread_order, uncoalesced};
 use crate::analysis::import::{import_scop, isl_context, within, Scop};
-use crate::mlir::{children, instantiate, op_name, print_type, string_ref};
+use crate::mlir::{body, children, instantiate, int_attr, iv, op_name, print_type, string_ref};
 use crate::registry::Options;
 use isl_rs::{Aff, DimType, Map, UnionMap, UnionSet};
 use mlir_sys::*;
@@ -112,20 +112,6 @@ fn isl<T>(r: Result<T, isl_rs::LibISLError>) -> Result<T, String> {
 
 unsafe fn attr(op: MlirOperation, name: &str) -> MlirAttribute {
     unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) }
-}
-
-unsafe fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
-    let a = unsafe { attr(op, name) };
-    (!a.ptr.is_null() && unsafe { mlirAttributeIsAInteger(a) })
-        .then(|| unsafe { mlirIntegerAttrGetValueInt(a) })
-}
-
-unsafe fn body(op: MlirOperation) -> MlirBlock {
-    unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) }
-}
-
-unsafe fn iv(op: MlirOperation) -> MlirValue {
-    unsafe { mlirBlockGetArgument(body(op), 0) }
 }
 
 unsafe fn promote_scop(scop: MlirOperation, min_reuse: f64) -> Result<(), String> {

@@ -44,7 +44,7 @@
 
 use crate::analysis::coalescing::thread_order;
 use crate::analysis::import::{loop_nest, Model, Scop, Stmt};
-use crate::mlir::{block_ops, children, op_name, string_ref};
+use crate::mlir::{block_ops, children, has_attr as has, int_attr, op_name, string_ref};
 use crate::rebuild::{build_ast, rebuild, LoopAttr, Marks, Schedule};
 use crate::registry::Options;
 use mlir_sys::*;
@@ -66,20 +66,6 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
     // SAFETY: the pass manager gives a live operation that this pass alone changes.
     unsafe { visit(op, &sizes) }
     Ok(())
-}
-
-unsafe fn attr(op: MlirOperation, name: &str) -> MlirAttribute {
-    unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) }
-}
-
-unsafe fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
-    let a = unsafe { attr(op, name) };
-    (!a.ptr.is_null() && unsafe { mlirAttributeIsAInteger(a) })
-        .then(|| unsafe { mlirIntegerAttrGetValueInt(a) })
-}
-
-unsafe fn has(op: MlirOperation, name: &str) -> bool {
-    !unsafe { attr(op, name) }.ptr.is_null()
 }
 
 unsafe fn visit(op: MlirOperation, sizes: &[i64]) {
@@ -107,7 +93,7 @@ unsafe fn visit(op: MlirOperation, sizes: &[i64]) {
 /// The scop's `tile_sizes`, or none.
 unsafe fn scop_sizes(scop: MlirOperation) -> Vec<i64> {
     unsafe {
-        let a = attr(scop, "tile_sizes");
+        let a = mlirOperationGetAttributeByName(scop, string_ref("tile_sizes"));
         if a.ptr.is_null() || !mlirAttributeIsADenseI64Array(a) {
             return Vec::new();
         }
