@@ -165,7 +165,7 @@ pub const OPTIMIZE_PIPELINES: &[(&str, &str)] = &[
     ),
     (
         "default",
-        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu",
+        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-promote-registers",
     ),
 ];
 
@@ -277,10 +277,20 @@ pub const PASSES: &[PassInfo] = &[
         },
     },
     PassInfo {
+        name: "tessel-promote-registers",
+        summary: "Keep in a register the array element a loop of a kernel reads or updates at the same subscripts in every iteration (gemm's C[i][j] across k): one load before the loop, a loop-carried value, one store after it, where no other access in the loop may touch it and the loop holds no barrier (paper 001 sec. 7.3)",
+        options: &[],
+        example: "scf.for %k ... { %c = memref.load %C[%i, %j]; ...; memref.store %s, %C[%i, %j] }  =>  %c0 = memref.load %C[%i, %j]; %r = scf.for %k ... iter_args(%c = %c0) { ...; scf.yield %s }; memref.store %r, %C[%i, %j]",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::promote_registers::run,
+        },
+    },
+    PassInfo {
         name: "tessel-optimize",
-        summary: "Optimize affine code for the GPU, as tesselc does between the frontend and the lowering: pipeline=naive (tessel-detect-scops, tessel-schedule, tessel-map-to-gpu) or default (the same with tessel-tile, tessel-promote-shared and tessel-pad-banks before the mapping)",
+        summary: "Optimize affine code for the GPU, as tesselc does between the frontend and the lowering: pipeline=naive (tessel-detect-scops, tessel-schedule, tessel-map-to-gpu) or default (the same with tessel-tile, tessel-promote-shared and tessel-pad-banks before the mapping and tessel-promote-registers after it)",
         options: &[
-            PassOption { name: "pipeline", default: "default", help: "naive: the untiled mapping, one thread per iteration of the outer parallel loops (the baseline); default: tiles to blocks, points to threads, shared copies of the arrays a tile reuses or reads uncoalesced, padded against bank conflicts" },
+            PassOption { name: "pipeline", default: "default", help: "naive: the untiled mapping, one thread per iteration of the outer parallel loops (the baseline); default: tiles to blocks, points to threads, shared copies of the arrays a tile reuses or reads uncoalesced, padded against bank conflicts, loop-invariant elements in registers" },
         ],
         example: "tpoly.scop { affine.for %i ... }  =>  gpu.alloc, gpu.memcpy; gpu.launch ...; gpu.memcpy back",
         kind: PassKind::Pipeline(optimize_pipeline),

@@ -8,6 +8,7 @@ pub mod lower_shared;
 pub mod map_to_gpu;
 pub mod pad_banks;
 pub mod print_model;
+pub mod promote_registers;
 pub mod promote_shared;
 pub mod scalars;
 pub mod schedule;

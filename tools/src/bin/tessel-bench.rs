@@ -5,7 +5,7 @@
 //! GPU ran, and the baseline's estimate beside it. `--json` prints the rows as JSON.
 //!
 //! `--breakdown` instead builds each program once per stage of the optimizations (naive,
-//! tiled, +shared, +padding), prints each stage's estimated time and speedup over naive,
+//! tiled, +shared, +padding, +registers), prints each stage's estimated time and speedup over naive,
 //! and with `--breakdown-svg` draws them as a bar chart (paper 000 Fig. 7).
 //!
 //! Pipelines (`--pipeline`, `--baseline`): `default` and `naive`, tessel-optimize's (as
@@ -70,7 +70,8 @@ struct Args {
     per_program: bool,
     /// Instead of one pipeline: each program's estimated time (all its launches) with
     /// the optimizations added one by one, as paper 000 Fig. 7: naive, tiled, +shared
-    /// (tessel-promote-shared), +padding (tessel-pad-banks: the default pipeline), and
+    /// (tessel-promote-shared), +padding (tessel-pad-banks), +registers
+    /// (tessel-promote-registers: the default pipeline), and
     /// each one's speedup over naive.
     #[arg(long, conflicts_with_all = ["baseline", "passes", "pipeline", "json", "per_program"])]
     breakdown: bool,
@@ -81,7 +82,7 @@ struct Args {
 
 /// The stages of `--breakdown`: a name and the passes that build it, each adding one
 /// optimization to the one before.
-const STAGES: [(&str, &str); 4] = [
+const STAGES: [(&str, &str); 5] = [
     ("naive", "tessel-optimize{pipeline=naive}"),
     (
         "tiled",
@@ -91,7 +92,11 @@ const STAGES: [(&str, &str); 4] = [
         "+shared",
         "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-map-to-gpu",
     ),
-    ("+padding", "tessel-optimize{pipeline=default}"),
+    (
+        "+padding",
+        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu",
+    ),
+    ("+registers", "tessel-optimize{pipeline=default}"),
 ];
 
 /// `--breakdown`: builds and runs every program with each of [`STAGES`], prints a row
@@ -185,8 +190,8 @@ fn breakdown(args: &Args, dir: &std::path::Path, svg: Option<&str>) -> usize {
 /// A grouped bar chart in SVG: for each program, one bar per stage after naive (its
 /// speedup over naive), a line at 1x, a legend.
 fn chart(bars: &[(String, Vec<Option<f64>>)]) -> String {
-    const COLORS: [&str; 3] = ["#9ecae1", "#4292c6", "#08519c"];
-    let (left, top, height, group) = (60.0, 30.0, 240.0, 90.0);
+    const COLORS: [&str; 4] = ["#c6dbef", "#6baed6", "#2171b5", "#08306b"];
+    let (left, top, height, group) = (60.0, 30.0, 240.0, 110.0);
     let width = left + group * bars.len() as f64 + 20.0;
     let max = bars
         .iter()
@@ -225,7 +230,7 @@ fn chart(bars: &[(String, Vec<Option<f64>>)]) -> String {
         }
         s += &format!(
             "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{name}</text>\n",
-            x0 + 33.0,
+            x0 + 11.0 * (STAGES.len() - 1) as f64,
             top + height + 16.0
         );
     }

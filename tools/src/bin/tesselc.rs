@@ -55,7 +55,7 @@ struct Args {
     #[arg(short = 'L', value_name = "DIR")]
     lib_dirs: Vec<String>,
     /// Optimization pipeline between the frontend and the lowering, as tessel-opt's
-    /// --tessel-optimize names them: default (tiles to blocks, points to threads, shared memory) or
+    /// --tessel-optimize names them: default (tiles to blocks, points to threads, shared memory, registers) or
     /// naive (one thread per iteration of the outer parallel loops, the baseline); or
     /// mlir-upstream, upstream MLIR's affine-parallelize and convert-parallel-loops-to-gpu
     /// (for comparison, as tessel-bench names it)
