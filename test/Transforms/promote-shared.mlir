@@ -42,23 +42,26 @@ func.func @stencil(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
   return
 }
 
-// A matrix product tiled 32x32x8 (PPCG Fig. 2's gemm): the blocks take the i and j
-// tiles, and for each k tile copy a 32x8 box of A (read by every j) and an 8x32 box of
-// B (read by every i); a barrier ends the k tile, whose next copies overwrite them.
-// C is written: not promoted.
+// A matrix product tiled 32x32x32 (PPCG Fig. 2's gemm): the blocks take the i and j
+// tiles, and for each k tile copy a 32x32 box of A (read by every j) and of B (read by
+// every i); a barrier ends the k tile, whose next copies overwrite them. The last k tile
+// is partial (k < 48): its copies skip what lies outside A and B. C is written: not
+// promoted.
 // CHECK-LABEL: func.func @matmul(
-// CHECK: affine.for %[[K:.*]] = 0 to 6 {
-// CHECK-NEXT: %[[SA:.*]] = tgpu.alloc_shared [32, 8] padding [0, 0] : memref<32x8xf32, #gpu.address_space<workgroup>>
-// CHECK: tgpu.tile_copy %arg0 to %[[SA]] offsets [%{{.*}}, %{{.*}}] tile [32, 8]
-// CHECK-NEXT: %[[SB:.*]] = tgpu.alloc_shared [8, 32] padding [0, 0] : memref<8x32xf32, #gpu.address_space<workgroup>>
-// CHECK: tgpu.tile_copy %arg1 to %[[SB]] offsets [%{{.*}}, %{{.*}}] tile [8, 32]
+// CHECK: affine.for %{{.*}} = 0 to 2 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 2 {
+// CHECK-NEXT: affine.for %[[K:.*]] = 0 to 2 {
+// CHECK-NEXT: %[[SA:.*]] = tgpu.alloc_shared [32, 32] padding [0, 0] : memref<32x32xf32, #gpu.address_space<workgroup>>
+// CHECK: tgpu.tile_copy %arg0 to %[[SA]] offsets [%{{.*}}, %{{.*}}] tile [32, 32]
+// CHECK-NEXT: %[[SB:.*]] = tgpu.alloc_shared [32, 32] padding [0, 0] : memref<32x32xf32, #gpu.address_space<workgroup>>
+// CHECK: tgpu.tile_copy %arg1 to %[[SB]] offsets [%{{.*}}, %{{.*}}] tile [32, 32]
 // CHECK-NEXT: gpu.barrier
 // CHECK: affine.load %[[SA]]
 // CHECK-NEXT: affine.load %[[SB]]
 // CHECK-NEXT: affine.load %arg2
 // CHECK: } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable, tpoly.point}
 // CHECK-NEXT: gpu.barrier
-// CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.member = 2 : i64, tpoly.permutable, tpoly.tile = 8 : i64}
+// CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.member = 2 : i64, tpoly.permutable, tpoly.tile = 32 : i64}
 func.func @matmul(%A: memref<64x48xf32>, %B: memref<48x64xf32>, %C: memref<64x64xf32>) {
   affine.for %i = 0 to 64 {
     affine.for %j = 0 to 64 {
@@ -130,8 +133,8 @@ func.func @transpose(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
 }
 
 // REMARK: promote-shared.mlir:30:12: remark: promoted to shared memory: a 34x34 box of f32 per tile (4624 bytes), read by several threads of the block
-// REMARK: remark: promoted to shared memory: a 32x8 box of f32 per tile (1024 bytes)
-// REMARK: remark: promoted to shared memory: a 8x32 box of f32 per tile (1024 bytes)
+// REMARK: promote-shared.mlir:69:14: remark: promoted to shared memory: a 32x32 box of f32 per tile (4096 bytes), read by several threads
+// REMARK: promote-shared.mlir:70:14: remark: promoted to shared memory: a 32x32 box of f32 per tile (4096 bytes), read by several threads
 // REMARK: remark: promoted to shared memory: a 32x32 box of f32 per tile (4096 bytes), read uncoalesced by thread x, copied by rows
 // REMARK-NOT: promoted
 

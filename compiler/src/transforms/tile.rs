@@ -12,8 +12,9 @@
 //! three): 256 for one such member, 32 for each of two, and for three 32 for the one
 //! thread x takes ([`crate::analysis::coalescing`]), 8 and 4 for the others (a thread
 //! per point, at most 1024 per block: every GPU's limit; without data reuse in a tile
-//! a larger one only leaves fewer threads); 8 for the members run in sequence inside a
-//! thread; in a band without a coincident member, 32 for each of one or two members and
+//! a larger one only leaves fewer threads); for the members run in sequence inside a
+//! thread, 32 beside two mapped members (a 32x32x32 tile of a matrix product: its
+//! shared boxes stay within 8 KiB of f64 each), else 8; in a band without a coincident member, 32 for each of one or two members and
 //! 8 for deeper bands. The sizes of the first band tiled are
 //! recorded as the scop's `tile_sizes`.
 //!
@@ -191,7 +192,12 @@ unsafe fn tile_band(
     match mapped.len() {
         0 => {}
         1 => default[mapped[0]] = 256,
-        2 => (default[mapped[0]], default[mapped[1]]) = (32, 32),
+        2 => {
+            // A 32x32 tile's members run in sequence by 32 too: a matrix product's k
+            // tile then reads 32x32 boxes (4 KiB of f32, 8 KiB of f64 each), and every
+            // element a thread keeps in a register serves 32 iterations per copy.
+            default = vec![32; n];
+        }
         _ => {
             let counters: Vec<MlirValue> = mapped
                 .iter()
