@@ -69,6 +69,40 @@ func.func @unsafe(%C: memref<4x4xi32>, %E: memref<4x4xi32>, %p: i1) {
   return
 }
 
+// Not promoted either: a loop over i32 and a loop that already carries a value (its
+// element stays in memory; neither is rebuilt).
+// CHECK-LABEL: func.func @kept(
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK-NEXT: memref.load
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (i32) {
+// CHECK-NEXT: memref.load
+// CHECK: return
+func.func @kept() {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c0 = arith.constant 0 : index
+  %i0 = arith.constant 0 : i32
+  %i1 = arith.constant 1 : i32
+  %i4 = arith.constant 4 : i32
+  %D = gpu.alloc () : memref<4x4xi32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c4, %sz = %c1) {
+    scf.for %k = %i0 to %i4 step %i1 : i32 {
+      %v = memref.load %D[%ty, %tx] : memref<4x4xi32>
+      %w = arith.addi %v, %k : i32
+      memref.store %w, %D[%ty, %tx] : memref<4x4xi32>
+    }
+    %s = scf.for %k = %c0 to %c4 step %c1 iter_args(%a = %i0) -> (i32) {
+      %v = memref.load %D[%ty, %tx] : memref<4x4xi32>
+      %w = arith.addi %v, %a : i32
+      memref.store %w, %D[%ty, %tx] : memref<4x4xi32>
+      scf.yield %w : i32
+    }
+    gpu.terminator
+  }
+  return
+}
+
 // The product of two 4x4 matrices accumulated into C by a block of 4x4 threads, one
 // element of C each (PPCG Fig. 2's register tile of C, one element per thread): C's
 // element stays in a register across the k loop. A[i][0] is the same in every

@@ -207,7 +207,10 @@ unsafe fn zero(t: MlirType) -> Option<&'static str> {
 /// The register tiles of loop `l`.
 unsafe fn tiles(l: MlirOperation) -> Vec<Tile> {
     unsafe {
-        if mlirOperationGetNumResults(l) != 0 {
+        // Loops over index only (the template's counter), carrying nothing yet.
+        if mlirOperationGetNumResults(l) != 0
+            || !mlirTypeIsAIndex(mlirValueGetType(mlirOperationGetOperand(l, 0)))
+        {
             return Vec::new();
         }
         let mut inside = Vec::new();
@@ -447,5 +450,30 @@ unsafe fn promote(l: MlirOperation) -> Result<(), String> {
             mlirOperationDestroy(l);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aliasing_of_roots() {
+        let (a, b) = (1usize as *const _, 2usize as *const _);
+        // Two allocations are distinct; one allocation is itself.
+        assert!(!may_alias(Root::Alloc(a), Root::Alloc(b)));
+        assert!(may_alias(Root::Alloc(a), Root::Alloc(a)));
+        // A fresh allocation is not an argument of its function.
+        assert!(!may_alias(Root::Alloc(a), Root::Argument(b)));
+        assert!(!may_alias(Root::Argument(b), Root::Alloc(a)));
+        // Two arguments may be one array; an unknown root may be anything.
+        assert!(may_alias(Root::Argument(a), Root::Argument(b)));
+        assert!(may_alias(Root::Unknown, Root::Alloc(a)));
+    }
+
+    #[test]
+    fn loops_with_barriers_or_calls_keep_their_memory() {
+        assert!(known("arith.addf") && known("memref.load") && known("gpu.thread_id"));
+        assert!(!known("gpu.barrier") && !known("func.call") && !known("llvm.call"));
     }
 }
