@@ -8,8 +8,13 @@
 //!   row-major order, the linear thread id `e` of the block taking elements `e`,
 //!   `e + threads`, ... so that consecutive threads move consecutive elements of a row
 //!   (coalesced on the global side, one bank each on the shared side); an element whose
-//!   global index is outside the global memref (a boundary tile) is skipped. The copy
-//!   does not synchronize: the `gpu.barrier` after it is the producer's.
+//!   global index is outside the global memref (a boundary tile) is skipped. Where a
+//!   warp spans several short rows whose padded strides put them on the same banks, the
+//!   rows are taken in an interleaved order ([`super::pad_banks::copy_rows`], paper 000
+//!   Table 1's thread remapping): a 256x8 box of f64 padded to 9 has each half-warp
+//!   write rows `q` and `q + 8`, 2 wavefronts per request instead of 4, with the same
+//!   global sectors. The copy does not synchronize: the `gpu.barrier` after it is the
+//!   producer's.
 //!
 //! Precondition: every tgpu op stands inside a `gpu.launch` (before kernel outlining:
 //! the pass heads the device preparation of both lowerings); one outside is an error.
@@ -31,6 +36,8 @@
 //! }
 //! ```
 
+use super::pad_banks::copy_rows;
+use crate::analysis::coalescing::element_bytes;
 use crate::mlir::{children, instantiate, loc_text, op_name, print_type};
 use crate::registry::Options;
 use mlir_sys::*;
@@ -112,7 +119,22 @@ unsafe fn copy(op: MlirOperation) -> Result<(), String> {
         let src_type = print_type(mlirValueGetType(operands[0]));
         let dst_type = print_type(mlirValueGetType(operands[1]));
         let shared_src = src_type.contains("workgroup");
-        let text = copy_template(&tile, &src_type, &dst_type, shared_src);
+        // The rows' order on the shared side's banks (its padded strides).
+        let shared = mlirValueGetType(operands[if shared_src { 0 } else { 1 }]);
+        let rank = mlirShapedTypeGetRank(shared);
+        let mut strides = vec![1i64; rank as usize];
+        for k in (0..rank - 1).rev() {
+            strides[k as usize] =
+                strides[k as usize + 1] * mlirShapedTypeGetDimSize(shared, (k + 1) as isize);
+        }
+        let order = match tile.len() == strides.len() && tile.len() >= 2 {
+            true => {
+                let (g, r, _) = copy_rows(&tile, &strides, element_bytes(shared) as i64);
+                (g, r)
+            }
+            false => (1, 1),
+        };
+        let text = copy_template(&tile, &src_type, &dst_type, shared_src, order);
         instantiate(op, &text, &operands).map_err(|e| format!("{}: {e}", loc_text(op)))?;
         mlirOperationDestroy(op);
         Ok(())
@@ -121,7 +143,13 @@ unsafe fn copy(op: MlirOperation) -> Result<(), String> {
 
 /// The cooperative copy of a tile of shape `tile` from `%src` to `%dst` (the shared side
 /// is `%src` when `shared_src`), at global offsets `%o0`, `%o1`, ...
-fn copy_template(tile: &[i64], src_type: &str, dst_type: &str, shared_src: bool) -> String {
+fn copy_template(
+    tile: &[i64],
+    src_type: &str,
+    dst_type: &str,
+    shared_src: bool,
+    (g, rows_apart): (i64, i64),
+) -> String {
     let r = tile.len();
     let total: i64 = tile.iter().product();
     let global = if shared_src { "%dst" } else { "%src" };
@@ -154,14 +182,25 @@ fn copy_template(tile: &[i64], src_type: &str, dst_type: &str, shared_src: bool)
     }
     t += "  scf.for %e = %first to %total step %threads {\n";
     // Row-major delinearization: the last dimension varies fastest.
+    let remapped = r >= 2 && rows_apart > 1;
     for k in (0..r).rev() {
-        let rest = match k + 1 == r {
-            true => "%e".to_string(),
-            false => format!("%q{}", k + 1),
+        let rest = match (k + 1 == r, remapped && k + 2 == r) {
+            (true, _) => "%e".to_string(),
+            (false, true) => format!("%q{}r", k + 1),
+            (false, false) => format!("%q{}", k + 1),
         };
         t += &format!(
             "    %l{k} = arith.remui {rest}, %t{k} : index\n    %q{k} = arith.divui {rest}, %t{k} : index\n    %g{k} = arith.addi %o{k}, %l{k} : index\n    %in{k} = arith.cmpi ult, %g{k}, %n{k} : index\n"
         );
+        if k + 1 == r && remapped {
+            // Rows `rows_apart` apart share a step ([`copy_row`]): %q is the row.
+            let block = g * rows_apart;
+            let full = total / tile[r - 1] / block * block;
+            let q = format!("%q{k}");
+            t += &format!(
+                "    %rb = arith.constant {block} : index\n    %rf = arith.constant {full} : index\n    %rg = arith.constant {g} : index\n    %rr = arith.constant {rows_apart} : index\n    %rw = arith.divui {q}, %rb : index\n    %ri = arith.remui {q}, %rb : index\n    %ra = arith.remui %ri, %rg : index\n    %rc = arith.divui %ri, %rg : index\n    %rm = arith.muli %rw, %rb : index\n    %rn = arith.muli %ra, %rr : index\n    %rs = arith.addi %rm, %rn : index\n    %rt = arith.addi %rs, %rc : index\n    %rin = arith.cmpi ult, {q}, %rf : index\n    %q{k}r = arith.select %rin, %rt, {q} : index\n"
+            );
+        }
     }
     let mut ok = "%true".to_string();
     for k in 0..r {

@@ -13,15 +13,16 @@
 //! 8-byte ones), the most distinct 4-byte words any of the 32 banks must deliver (lanes
 //! reading one word share it). The padding of the last dimension is the smallest `p` in
 //! `0..=32` that gives the fewest wavefronts over the buffer's accesses (paper 000
-//! Table 1's padding leaf; ties go to the cooperative copy's own writes, then to the
-//! smaller pad); it is recorded as `padding [0, ..., p]` on the allocation, whose rows
+//! Table 1's padding leaf; ties go to the cooperative copy's own writes, counted in the
+//! row order `tessel-lower-shared` will give it ([`copy_rows`]: the thread-remapping
+//! leaf, for a copy whose warp spans short rows), then to the smaller pad); it is recorded as `padding [0, ..., p]` on the allocation, whose rows
 //! become `p` elements longer. A remark says how many wavefronts the accesses took
 //! before and after.
 //!
-//! Not done: the other leaves of paper 000 Fig. 4 (transposition, thread remapping,
-//! access reordering), which padding covers for the affine accesses promotion makes; a
-//! warp spanning several rows of threads (thread x narrower than 32) is analysed along
-//! x alone.
+//! Not done: the other leaves of paper 000 Fig. 4 for the kernel's own accesses
+//! (transposition, thread remapping, access reordering), which padding covers for the
+//! affine accesses promotion makes; a warp spanning several rows of threads (thread x
+//! narrower than 32) is analysed along x alone.
 //!
 //! Precondition: `tessel-promote-shared` ran; `tessel-map-to-gpu` runs next. Spec: paper
 //! 000 sec. 4 (bank conflicts, eqs. 20-21, Fig. 4, Table 1); ARCHITECTURE.md "IR at
@@ -146,6 +147,56 @@ fn wavefronts(esz: i64, addr: impl Fn(i64) -> i64) -> i64 {
     total
 }
 
+/// The row of a tile copy's `q`-th step of `g` rows: rows `r` apart share a step, in
+/// blocks of `g * r` rows (the rows beyond the last whole block keep their order), so
+/// that the rows a warp writes at once fall in different banks. A permutation of
+/// `0..rows`; `r == 1` is the row-major order.
+pub(crate) fn copy_row(q: i64, g: i64, r: i64, rows: i64) -> i64 {
+    let block = g * r;
+    if q >= rows / block * block {
+        return q;
+    }
+    let (w, within) = (q / block, q % block);
+    w * block + (within % g) * r + within / g
+}
+
+/// How a cooperative copy of `tile` into a buffer of element strides `strides` orders
+/// its rows (paper 000 Table 1's thread-remapping leaf, for the copy): consecutive lanes
+/// take consecutive elements of a row, and a warp whose lanes span `g` rows takes rows
+/// `r` apart, `r` the power of two up to 32 that gives the fewest wavefronts over the
+/// copy's first warps (the smallest on a tie). Returns `(g, r, wavefronts)`; `(g, 1, _)`
+/// is the row-major order. Both `tessel-pad-banks` and `tessel-lower-shared` ask it.
+pub(crate) fn copy_rows(tile: &[i64], strides: &[i64], esz: i64) -> (i64, i64, i64) {
+    let total: i64 = tile.iter().product();
+    let last = *tile.last().unwrap_or(&1);
+    let rows = total / last.max(1);
+    let unit = esz.max(4);
+    let chunk = (BANKS * 4 / unit).clamp(1, WARP);
+    let g = (chunk / last).max(1);
+    let cost = |r: i64| -> i64 {
+        (0..((total + WARP - 1) / WARP).min(4))
+            .map(|w| {
+                wavefronts(esz, |l| {
+                    let e = (w * WARP + l).min(total - 1);
+                    let mut q = copy_row(e / last, g, r, rows);
+                    let mut off = (e % last) * strides[tile.len() - 1];
+                    for k in (0..tile.len() - 1).rev() {
+                        off += (q % tile[k]) * strides[k];
+                        q /= tile[k];
+                    }
+                    off * esz
+                })
+            })
+            .sum()
+    };
+    let best = [1, 2, 4, 8, 16, 32]
+        .into_iter()
+        .filter(|r| *r == 1 || (g > 1 && g * r <= rows))
+        .min_by_key(|r| (cost(*r), *r))
+        .unwrap_or(1);
+    (g, best, cost(best))
+}
+
 /// Row-major strides (in elements) of `shape` with `p` more elements per row.
 fn strides(shape: &[i64], p: i64) -> Vec<i64> {
     let mut s = vec![1; shape.len()];
@@ -194,27 +245,8 @@ unsafe fn pad(alloc: MlirOperation, x: MlirValue, step: i64) -> Result<(), Strin
                     wavefronts(esz, |l| l * s * esz)
                 })
                 .sum();
-            // The copy's writes: consecutive lanes on consecutive elements, row-major
-            // (its first warps).
-            let copy: i64 = copies
-                .iter()
-                .map(|tile| {
-                    let total: i64 = tile.iter().product();
-                    (0..((total + WARP - 1) / WARP).min(4))
-                        .map(|w| {
-                            wavefronts(esz, |l| {
-                                let mut e = (w * WARP + l).min(total - 1);
-                                let mut off = 0;
-                                for k in (0..tile.len()).rev() {
-                                    off += (e % tile[k]) * st[k];
-                                    e /= tile[k];
-                                }
-                                off * esz
-                            })
-                        })
-                        .sum::<i64>()
-                })
-                .sum();
+            // The copy's writes, in the row order tessel-lower-shared will pick.
+            let copy: i64 = copies.iter().map(|tile| copy_rows(tile, &st, esz).2).sum();
             (reads, copy)
         };
         let before = cost(0);
@@ -272,6 +304,22 @@ mod tests {
         assert_eq!(wavefronts(4, |_| 0), 1);
         // Bytes: four lanes share a word.
         assert_eq!(wavefronts(1, |l| l), 1);
+    }
+
+    #[test]
+    fn copies_narrow_rows_conflict_free() {
+        // A 256x8 f64 box padded to 9: half a warp spans two rows; rows 8 apart fall in
+        // different banks, so each warp takes the ideal 2 wavefronts, not 4.
+        let st = strides(&[256, 8], 1);
+        assert_eq!(copy_rows(&[256, 8], &st, 8), (2, 8, 8));
+        // Wide rows keep the row-major order.
+        assert_eq!(copy_rows(&[32, 32], &strides(&[32, 32], 1), 4).1, 1);
+        // The order is a permutation of the rows, the tail included.
+        for (g, r, rows) in [(2, 8, 256), (4, 2, 10), (2, 4, 19)] {
+            let mut seen: Vec<i64> = (0..rows).map(|q| copy_row(q, g, r, rows)).collect();
+            seen.sort_unstable();
+            assert_eq!(seen, (0..rows).collect::<Vec<_>>());
+        }
     }
 
     #[test]
