@@ -14,9 +14,9 @@
 //! per point, at most 1024 per block: every GPU's limit; without data reuse in a tile
 //! a larger one only leaves fewer threads); for the members run in sequence inside a
 //! thread, 32 beside two mapped members (a 32x32x32 tile of a matrix product: its
-//! shared boxes stay within 8 KiB of f64 each), else 8; in a band without a coincident member, 32 for each of one or two members and
-//! 8 for deeper bands. The sizes of the first band tiled are
-//! recorded as the scop's `tile_sizes`.
+//! shared boxes stay within 8 KiB of f64 each), else 8; in a band without a coincident
+//! member, 32 for each of one or two members and 8 for deeper bands. The sizes of the
+//! first band tiled are recorded as the scop's `tile_sizes`.
 //!
 //! Tiling a permutable band is legal by definition (every dependence is carried forward
 //! by each member: PPCG sec. 6, Pluto), so no dependence is computed here. The new loops

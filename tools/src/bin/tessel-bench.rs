@@ -5,8 +5,8 @@
 //! GPU ran, and the baseline's estimate beside it. `--json` prints the rows as JSON.
 //!
 //! `--breakdown` instead builds each program once per stage of the optimizations (naive,
-//! tiled, +shared, +padding, +registers), prints each stage's estimated time and speedup over naive,
-//! and with `--breakdown-svg` draws them as a bar chart (paper 000 Fig. 7).
+//! tiled, +shared, +padding, +registers), prints each stage's estimated time and speedup
+//! over naive, and with `--breakdown-svg` draws them as a bar chart (paper 000 Fig. 7).
 //!
 //! Pipelines (`--pipeline`, `--baseline`): `default` and `naive`, tessel-optimize's (as
 //! tesselc builds: tiles to blocks and points to threads; one thread per iteration of
@@ -71,8 +71,8 @@ struct Args {
     /// Instead of one pipeline: each program's estimated time (all its launches) with
     /// the optimizations added one by one, as paper 000 Fig. 7: naive, tiled, +shared
     /// (tessel-promote-shared), +padding (tessel-pad-banks), +registers
-    /// (tessel-promote-registers: the default pipeline), and
-    /// each one's speedup over naive.
+    /// (tessel-promote-registers: the default pipeline), and each one's speedup over
+    /// naive.
     #[arg(long, conflicts_with_all = ["baseline", "passes", "pipeline", "json", "per_program"])]
     breakdown: bool,
     /// With --breakdown, also draw the speedups as a bar chart in this SVG file.
