@@ -115,19 +115,25 @@ unsafe fn nested(op: MlirOperation, out: &mut Vec<MlirOperation>) {
 /// of its blocks).
 unsafe fn defined_inside(v: MlirValue, l: MlirOperation) -> bool {
     unsafe {
-        let mut op = if mlirValueIsABlockArgument(v) {
-            mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v))
-        } else {
-            mlirOpResultGetOwner(v)
-        };
-        while !op.ptr.is_null() {
-            if op.ptr == l.ptr {
-                return true;
-            }
-            op = mlirOperationGetParentOperation(op);
-        }
-        false
+        within(
+            match mlirValueIsABlockArgument(v) {
+                true => mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v)),
+                false => mlirOpResultGetOwner(v),
+            },
+            l,
+        )
     }
+}
+
+/// Whether `op` is `l` or stands inside it.
+unsafe fn within(mut op: MlirOperation, l: MlirOperation) -> bool {
+    while !op.ptr.is_null() {
+        if op.ptr == l.ptr {
+            return true;
+        }
+        op = unsafe { mlirOperationGetParentOperation(op) };
+    }
+    false
 }
 
 /// Where a memref's storage comes from, through view operations.
@@ -264,7 +270,7 @@ unsafe fn tiles(l: MlirOperation) -> Vec<Tile> {
             let elem = mlirShapedTypeGetElementType(mlirValueGetType(t.memref));
             let uses_inside = uses(t.memref)
                 .into_iter()
-                .filter(|(u, _)| defined_inside_op(*u, l))
+                .filter(|(u, _)| within(*u, l))
                 .count();
             let r = root(t.memref);
             t.same
@@ -278,20 +284,6 @@ unsafe fn tiles(l: MlirOperation) -> Vec<Tile> {
                     .all(|m| !may_alias(r, root(*m)))
         });
         out
-    }
-}
-
-/// Whether operation `o` stands inside loop `l`.
-unsafe fn defined_inside_op(mut o: MlirOperation, l: MlirOperation) -> bool {
-    unsafe {
-        o = mlirOperationGetParentOperation(o);
-        while !o.ptr.is_null() {
-            if o.ptr == l.ptr {
-                return true;
-            }
-            o = mlirOperationGetParentOperation(o);
-        }
-        false
     }
 }
 
