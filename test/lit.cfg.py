@@ -8,7 +8,7 @@ import lit.formats
 
 config.name = "Tessel"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".mlir", ".c", ".test"]
+config.suffixes = [".mlir", ".c", ".cu", ".test"]
 config.excludes = ["Inputs", "utils", "lit.cfg.py", "lit.local.cfg", "README.md"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(
@@ -19,7 +19,7 @@ if not bin_dir:
     lit_config.fatal("set TESSEL_BIN_DIR to the directory holding tessel-opt and tesselc (cargo test does)")
 llvm_bin = "/usr/lib/llvm-22/bin"
 config.environment["PATH"] = os.pathsep.join([bin_dir, llvm_bin, config.environment.get("PATH", os.environ["PATH"])])
-for var in ["HOME", "TESSEL_CUDA_NVCC_DIR", "TESSEL_PTXAS", "LIBCLANG_PATH", "TESSEL_SIM_THREADS"]:
+for var in ["HOME", "TESSEL_CUDA_NVCC_DIR", "TESSEL_CUDA_RUNTIME_DIR", "TESSEL_PTXAS", "LIBCLANG_PATH", "TESSEL_SIM_THREADS"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 

@@ -5,6 +5,7 @@
 
 pub mod analysis;
 pub mod codegen;
+pub mod cuda;
 pub mod diag;
 pub mod frontend;
 pub mod host;

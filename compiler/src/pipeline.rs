@@ -557,7 +557,7 @@ pub fn object_from_mlir(text: &str, archs: &[String], opt: u8) -> Result<Vec<u8>
 }
 
 /// Runs ptxas with `-v`: the cubin and the registers each kernel uses.
-fn ptxas_verbose(
+pub(crate) fn ptxas_verbose(
     ptx: &[u8],
     arch: &str,
     opt: u8,

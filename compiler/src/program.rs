@@ -38,12 +38,12 @@ pub struct ProgramOptions {
     pub passes: Option<String>,
 }
 
-/// Inputs in a language tesselc does not compile yet: CUDA (`.cu`) is refused by name
-/// rather than handed to the linker as an object.
+/// Inputs tesselc does not compile: a CUDA header is refused by name rather than handed
+/// to the linker as an object.
 pub fn check_language(input: &str) -> Result<(), Failure> {
-    if input.ends_with(".cu") || input.ends_with(".cuh") {
+    if input.ends_with(".cuh") {
         return Err(err(format!(
-            "'{input}': CUDA input is not supported yet; tesselc compiles C files ('.c') and the '#pragma scop' regions in them"
+            "'{input}': a CUDA header is not a compilation input (include it from a '.cu' file)"
         )));
     }
     Ok(())
@@ -195,11 +195,27 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
     let dir = tempfile::tempdir().map_err(|e| err(e.to_string()))?;
     let mut objects = Vec::new();
     let mut any_scop = false;
+    let mut cuda_kit: Option<PathBuf> = None;
     for (i, input) in p.inputs.iter().enumerate() {
         if !Path::new(input).is_file() {
             return Err(err(format!("no such file: '{input}'")));
         }
         check_language(input)?;
+        if crate::cuda::is_cuda(input) {
+            let kit = match &cuda_kit {
+                Some(k) => k.clone(),
+                None => cuda_kit.insert(crate::cuda::toolkit(dir.path())?).clone(),
+            };
+            let o = dir.path().join(format!("{i}.o"));
+            let opts = crate::cuda::CudaOptions {
+                cflags: &p.cflags,
+                opt_level: p.opt_level,
+                offload_arch: &p.offload_arch,
+            };
+            crate::cuda::compile_object(input, &opts, &kit, dir.path(), &o)?;
+            objects.push(o);
+            continue;
+        }
         let is_c = input.ends_with(".c");
         if !is_c {
             // Objects and libraries go to the linker as they are.
@@ -280,7 +296,19 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
         }
         objects.push(o);
     }
-    if !any_scop {
+    // Objects may be CUDA ones (`tesselc -c prog.cu`): they need the runtime layer's
+    // C++ part too, when the headers to build it are there.
+    let objects_only = p
+        .inputs
+        .iter()
+        .all(|i| !i.ends_with(".c") && !crate::cuda::is_cuda(i));
+    if cuda_kit.is_none() && objects_only && crate::registry::cuda_runtime_dir().is_some() {
+        cuda_kit = Some(crate::cuda::toolkit(dir.path())?);
+    }
+    if let Some(kit) = &cuda_kit {
+        objects.push(crate::cuda::runtime_object(kit, dir.path())?);
+    }
+    if !any_scop && cuda_kit.is_none() && !objects_only {
         let first = p
             .inputs
             .iter()
@@ -291,8 +319,14 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
         )]));
     }
     let tmp_out = dir.path().join("a.out");
+    // CUDA host code is C++: clang++ links its library.
+    let linker = if cuda_kit.is_some() {
+        crate::pipeline::llvm_tool("clang++")
+    } else {
+        clang()
+    };
     run(
-        Command::new(clang())
+        Command::new(linker)
             .args(&objects)
             .args(&p.link_flags)
             .arg(&rt)

@@ -43,6 +43,19 @@ pub struct PassInfo {
     pub kind: PassKind,
 }
 
+/// The directory of the python package `module` (a PyPI wheel), found through python3.
+fn wheel_dir(module: &str) -> Option<std::path::PathBuf> {
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            &format!("import {module} as m; print(list(m.__path__)[0])"),
+        ])
+        .output()
+        .ok()?;
+    let p = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    (!p.is_empty() && out.status.success()).then(|| p.into())
+}
+
 /// Where `ptxas` and `libdevice.10.bc` are: `$TESSEL_CUDA_NVCC_DIR`, else the
 /// `nvidia-cuda-nvcc-cu12` wheel found through python3.
 pub fn cuda_nvcc_dir() -> Option<std::path::PathBuf> {
@@ -50,18 +63,17 @@ pub fn cuda_nvcc_dir() -> Option<std::path::PathBuf> {
         return Some(d.into());
     }
     static DIR: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        let out = std::process::Command::new("python3")
-            .args([
-                "-c",
-                "import nvidia.cuda_nvcc as m; print(list(m.__path__)[0])",
-            ])
-            .output()
-            .ok()?;
-        let p = String::from_utf8(out.stdout).ok()?.trim().to_string();
-        (!p.is_empty() && out.status.success()).then(|| p.into())
-    })
-    .clone()
+    DIR.get_or_init(|| wheel_dir("nvidia.cuda_nvcc")).clone()
+}
+
+/// Where the CUDA runtime headers are (`include/cuda_runtime.h`):
+/// `$TESSEL_CUDA_RUNTIME_DIR`, else the `nvidia-cuda-runtime-cu12` wheel.
+pub fn cuda_runtime_dir() -> Option<std::path::PathBuf> {
+    if let Some(d) = std::env::var_os("TESSEL_CUDA_RUNTIME_DIR") {
+        return Some(d.into());
+    }
+    static DIR: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| wheel_dir("nvidia.cuda_runtime")).clone()
 }
 
 /// ptxas: `TESSEL_PTXAS`, else the wheel's. The one lookup tesselc's cubins and the

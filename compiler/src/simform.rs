@@ -18,16 +18,16 @@ use mlir_sys::*;
 use std::collections::HashMap;
 use tessel_runtime::bytecode::*;
 
-unsafe fn op_name(op: MlirOperation) -> String {
+pub(crate) unsafe fn op_name(op: MlirOperation) -> String {
     str_of(mlirIdentifierStr(mlirOperationGetName(op)))
 }
 
-unsafe fn attr(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
+pub(crate) unsafe fn attr(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
     let a = mlirOperationGetAttributeByName(op, sref(name));
     (!a.ptr.is_null()).then_some(a)
 }
 
-unsafe fn scalar_ty(t: MlirType) -> Result<Ty, String> {
+pub(crate) unsafe fn scalar_ty(t: MlirType) -> Result<Ty, String> {
     if mlirTypeIsAIndex(t) {
         return Ok(Ty::I64);
     }
@@ -76,28 +76,77 @@ unsafe fn memref_info(t: MlirType) -> Result<MemInfo, String> {
     })
 }
 
-struct Builder {
-    name: String,
-    regs: HashMap<usize, Reg>,
-    consts: HashMap<usize, u64>,
-    mems: HashMap<usize, u32>,
-    k: Kernel,
-    blocks: HashMap<usize, usize>,
+pub(crate) struct Builder {
+    pub(crate) name: String,
+    pub(crate) regs: HashMap<usize, Reg>,
+    pub(crate) consts: HashMap<usize, u64>,
+    pub(crate) mems: HashMap<usize, u32>,
+    pub(crate) k: Kernel,
+    pub(crate) blocks: HashMap<usize, usize>,
     /// Code per block; branch targets hold block numbers until layout.
-    code: Vec<Vec<Inst>>,
+    pub(crate) code: Vec<Vec<Inst>>,
 }
 
 impl Builder {
-    fn reg(&mut self) -> Reg {
+    pub(crate) fn new(name: &str) -> Builder {
+        Builder {
+            name: name.to_string(),
+            regs: HashMap::new(),
+            consts: HashMap::new(),
+            mems: HashMap::new(),
+            k: Kernel {
+                name: name.to_string(),
+                args: Vec::new(),
+                nregs: 0,
+                consts: Vec::new(),
+                code: Vec::new(),
+                slots: Vec::new(),
+                shared_bytes: 0,
+                private_bytes: 0,
+                registers: 0,
+            },
+            blocks: HashMap::new(),
+            code: Vec::new(),
+        }
+    }
+
+    /// Lays the blocks' code out in order, resolves branch targets and checks the kernel.
+    pub(crate) fn finish(mut self) -> Result<Kernel, String> {
+        let mut starts = Vec::new();
+        let mut pc = 0u32;
+        for c in &self.code {
+            starts.push(pc);
+            pc += c.len() as u32;
+        }
+        let mut code = Vec::new();
+        for c in std::mem::take(&mut self.code) {
+            for mut i in c {
+                match &mut i {
+                    Inst::Br { target, .. } => *target = starts[*target as usize],
+                    Inst::CondBr { t, f, .. } => {
+                        *t = starts[*t as usize];
+                        *f = starts[*f as usize];
+                    }
+                    _ => {}
+                }
+                code.push(i);
+            }
+        }
+        self.k.code = code;
+        self.k.validate()?;
+        Ok(self.k)
+    }
+
+    pub(crate) fn reg(&mut self) -> Reg {
         self.k.nregs += 1;
         self.k.nregs - 1
     }
-    fn def(&mut self, v: MlirValue) -> Reg {
+    pub(crate) fn def(&mut self, v: MlirValue) -> Reg {
         let r = self.reg();
         self.regs.insert(v.ptr as usize, r);
         r
     }
-    fn use_(&self, v: MlirValue) -> Result<Reg, String> {
+    pub(crate) fn use_(&self, v: MlirValue) -> Result<Reg, String> {
         self.regs.get(&(v.ptr as usize)).copied().ok_or_else(|| {
             format!(
                 "kernel '{}': a value is used that sim cannot represent",
@@ -131,6 +180,7 @@ impl Builder {
         }
         self.k.slots.push(MemSlot {
             space,
+            bytes: false,
             elem: info.elem,
             rank: info.shape.len() as u32,
             arg,
@@ -182,25 +232,7 @@ unsafe fn compile_kernel(f: MlirOperation) -> Result<Kernel, String> {
     let nwg = attr(f, "workgroup_attributions")
         .map(|a| mlirIntegerAttrGetValueInt(a) as usize)
         .unwrap_or(0);
-    let mut b = Builder {
-        name: name.clone(),
-        regs: HashMap::new(),
-        consts: HashMap::new(),
-        mems: HashMap::new(),
-        k: Kernel {
-            name: name.clone(),
-            args: Vec::new(),
-            nregs: 0,
-            consts: Vec::new(),
-            code: Vec::new(),
-            slots: Vec::new(),
-            shared_bytes: 0,
-            private_bytes: 0,
-            registers: 0,
-        },
-        blocks: HashMap::new(),
-        code: Vec::new(),
-    };
+    let mut b = Builder::new(&name);
     let region = mlirOperationGetRegion(f, 0);
     let entry = mlirRegionGetFirstBlock(region);
     let unsupported = |what: String| format!("kernel '{name}': sim cannot run {what}");
@@ -260,30 +292,7 @@ unsafe fn compile_kernel(f: MlirOperation) -> Result<Kernel, String> {
         }
         b.code.push(code);
     }
-    // Lay out blocks in order and resolve targets.
-    let mut starts = Vec::new();
-    let mut pc = 0u32;
-    for c in &b.code {
-        starts.push(pc);
-        pc += c.len() as u32;
-    }
-    let mut code = Vec::new();
-    for c in std::mem::take(&mut b.code) {
-        for mut i in c {
-            match &mut i {
-                Inst::Br { target, .. } => *target = starts[*target as usize],
-                Inst::CondBr { t, f, .. } => {
-                    *t = starts[*t as usize];
-                    *f = starts[*f as usize];
-                }
-                _ => {}
-            }
-            code.push(i);
-        }
-    }
-    b.k.code = code;
-    b.k.validate()?;
-    Ok(b.k)
+    b.finish()
 }
 
 fn binop(name: &str) -> Option<BinOp> {
@@ -593,7 +602,7 @@ unsafe fn lower_op(b: &mut Builder, op: MlirOperation, code: &mut Vec<Inst>) -> 
     Ok(())
 }
 
-unsafe fn block_moves(
+pub(crate) unsafe fn block_moves(
     b: &Builder,
     dest: MlirBlock,
     vals: Vec<MlirValue>,

@@ -13,6 +13,10 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 pub trait Device: Send {
     /// `sim`, `cuda` or `hip`.
     fn kind(&self) -> &'static str;
+    /// The GPU model whose figures the device reports (sim's), if it has one.
+    fn model(&self) -> Option<&'static crate::gpus::Gpu> {
+        None
+    }
     /// The GPU's name (the modelled one for sim).
     fn gpu(&self) -> String;
     /// Loads a module image (a Tessel container, or a plain cubin/PTX/HSACO image).
@@ -42,8 +46,8 @@ pub trait Device: Send {
     ) -> Result<(), String>;
 }
 
-struct Runtime {
-    device: Box<dyn Device>,
+pub(crate) struct Runtime {
+    pub(crate) device: Box<dyn Device>,
 }
 
 static RUNTIME: OnceLock<Mutex<Runtime>> = OnceLock::new();
@@ -112,7 +116,7 @@ extern "C" fn at_exit() {
     }
 }
 
-fn rt() -> MutexGuard<'static, Runtime> {
+pub(crate) fn rt() -> MutexGuard<'static, Runtime> {
     let m = RUNTIME.get_or_init(|| {
         check(profile::check_writable());
         let device = open_device().unwrap_or_else(|e| die(&e));

@@ -244,6 +244,11 @@ pub enum Space {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MemSlot {
     pub space: Space,
+    /// Byte-addressed (pointer code, such as CUDA kernels): the one index is a byte
+    /// offset from the pointer (global) or from the buffer's start, `shape` is the
+    /// buffer's size in bytes, `-1` for dynamic shared memory (to the end of the block's
+    /// shared memory), and `elem` is the type this slot's loads and stores access.
+    pub bytes: bool,
     pub elem: Ty,
     pub rank: u32,
     pub arg: u32,
@@ -258,6 +263,9 @@ pub enum Arg {
     /// A memref parameter: `3 + 2 * rank` launch parameters (allocated pointer, aligned
     /// pointer, offset, sizes, strides), bound to slot `slot`.
     MemRef { slot: u32, rank: u32 },
+    /// A pointer parameter (one launch parameter), bound to the byte-addressed slots
+    /// `slots`, one per type the kernel accesses through it.
+    Ptr { slots: Vec<u32> },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -276,7 +284,7 @@ pub struct Kernel {
 }
 
 pub const MAGIC: &[u8; 8] = b"TESSELFB";
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EntryKind {
@@ -465,6 +473,10 @@ impl Kernel {
                     w.u32(*slot);
                     w.u32(*rank);
                 }
+                Arg::Ptr { slots } => {
+                    w.u8(2);
+                    w.regs(slots);
+                }
             }
         }
         w.u32(self.nregs);
@@ -476,6 +488,7 @@ impl Kernel {
         w.u32(self.slots.len() as u32);
         for s in &self.slots {
             w.u8(s.space as u8);
+            w.u8(s.bytes as u8);
             w.u8(s.elem.code());
             w.u32(s.rank);
             w.u32(s.arg);
@@ -579,10 +592,11 @@ impl Kernel {
                     ty: r.ty()?,
                     reg: r.u32()?,
                 },
-                _ => Arg::MemRef {
+                1 => Arg::MemRef {
                     slot: r.u32()?,
                     rank: r.u32()?,
                 },
+                _ => Arg::Ptr { slots: r.regs()? },
             });
         }
         let nregs = r.u32()?;
@@ -598,6 +612,7 @@ impl Kernel {
                 1 => Space::Shared,
                 _ => Space::Private,
             };
+            let bytes = r.u8()? != 0;
             let elem = r.ty()?;
             let rank = r.u32()?;
             let arg = r.u32()?;
@@ -608,6 +623,7 @@ impl Kernel {
                 .collect::<Res<Vec<_>>>()?;
             slots.push(MemSlot {
                 space,
+                bytes,
                 elem,
                 rank,
                 arg,
@@ -765,7 +781,16 @@ impl Kernel {
             && self.args.iter().all(|a| match a {
                 Arg::Scalar { reg, .. } => ok_r(reg),
                 Arg::MemRef { slot, .. } => ok_m(slot),
+                Arg::Ptr { slots } => slots.iter().all(|s| {
+                    ok_m(s)
+                        && self.slots[*s as usize].bytes
+                        && self.slots[*s as usize].space == Space::Global
+                }),
             })
+            && self
+                .slots
+                .iter()
+                .all(|s| !s.bytes || (s.rank == 1 && s.shape.len() == 1))
             && self.code.iter().all(|i| match i {
                 Inst::Bin { d, a, b, .. } | Inst::Cmp { d, a, b, .. } => {
                     ok_r(d) && ok_r(a) && ok_r(b)
@@ -794,7 +819,10 @@ impl Kernel {
                 } => ok_r(c) && ok_t(t) && ok_t(f) && ok_mv(tmoves) && ok_mv(fmoves),
                 Inst::Barrier | Inst::Return => true,
             })
-            && matches!(self.code.last(), Some(Inst::Return | Inst::Br { .. }));
+            && matches!(
+                self.code.last(),
+                Some(Inst::Return | Inst::Br { .. } | Inst::CondBr { .. })
+            );
         if good {
             Ok(())
         } else {
@@ -919,6 +947,7 @@ mod tests {
             ],
             slots: vec![MemSlot {
                 space: Space::Global,
+                bytes: false,
                 elem: Ty::I64,
                 rank: 1,
                 arg: 0,

@@ -16,6 +16,7 @@ pub mod api;
 pub mod bytecode;
 pub mod cache;
 pub mod cuda;
+pub mod cudart;
 pub mod gpus;
 pub mod hip;
 pub mod parallel;

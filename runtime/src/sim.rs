@@ -1127,8 +1127,19 @@ impl<'a> Ctx<'a> {
                             (w.regs[*r as usize * WARP + l] as i64).wrapping_mul(desc.strides[k]),
                         );
                     }
-                    let addr = (desc.base as i64).wrapping_add(lin.wrapping_mul(esz as i64)) as u64;
+                    let scale = if slot.bytes { 1 } else { esz as i64 };
+                    let addr = (desc.base as i64).wrapping_add(lin.wrapping_mul(scale)) as u64;
                     addrs[l] = addr.wrapping_add(desc.to_device);
+                    if slot.bytes && addr % esz != 0 {
+                        fault = Some(Fault {
+                            lane: l,
+                            msg: format!(
+                                "misaligned {what} of {esz} bytes at {:#x} through argument {}",
+                                addrs[l], desc.arg
+                            ),
+                        });
+                        return;
+                    }
                     if desc.end == 0
                         || addr < desc.start
                         || addr.wrapping_add(esz) > desc.end
@@ -1218,27 +1229,59 @@ impl<'a> Ctx<'a> {
                 let shared = slot.space == Space::Shared;
                 let elems: i64 = slot.shape.iter().product();
                 let pbytes = self.k.private_bytes;
+                let shared_total = self.shared.len();
                 lanes(mask, |l| {
                     if fault.is_some() {
                         return;
                     }
                     let mut lin = 0i64;
                     let mut inb = true;
-                    for (k, r) in idx.iter().enumerate() {
-                        let i = w.regs[*r as usize * WARP + l] as i64;
-                        inb &= i >= 0 && i < slot.shape[k];
-                        lin = lin.wrapping_mul(slot.shape[k]).wrapping_add(i);
+                    if slot.bytes {
+                        // A byte offset into a buffer of `shape[0]` bytes (dynamic shared
+                        // memory: up to the end of the block's).
+                        let i = w.regs[idx[0] as usize * WARP + l] as i64;
+                        let size = if slot.shape[0] < 0 {
+                            shared_total as i64 - slot.offset as i64
+                        } else {
+                            slot.shape[0]
+                        };
+                        inb = i >= 0 && i.wrapping_add(esz as i64) <= size;
+                        if inb && i % esz as i64 != 0 {
+                            fault = Some(Fault {
+                                lane: l,
+                                msg: format!(
+                                    "misaligned {what} of {esz} bytes at offset {i} of {} memory",
+                                    if shared { "shared" } else { "private" }
+                                ),
+                            });
+                            return;
+                        }
+                        lin = i / esz as i64;
+                    } else {
+                        for (k, r) in idx.iter().enumerate() {
+                            let i = w.regs[*r as usize * WARP + l] as i64;
+                            inb &= i >= 0 && i < slot.shape[k];
+                            lin = lin.wrapping_mul(slot.shape[k]).wrapping_add(i);
+                        }
                     }
-                    if !inb || lin < 0 || lin >= elems {
+                    if !inb || lin < 0 || (!slot.bytes && lin >= elems) {
                         let ix = index_text(&w.regs, idx, l);
                         fault = Some(Fault {
                             lane: l,
-                            msg: format!(
-                                "out-of-bounds {what} of {} memory: index [{}] of a {:?} buffer",
-                                if shared { "shared" } else { "private" },
-                                ix,
-                                slot.shape
-                            ),
+                            msg: if slot.bytes {
+                                format!(
+                                    "out-of-bounds {what} of {} memory: byte offset {ix} of a buffer of {} bytes",
+                                    if shared { "shared" } else { "private" },
+                                    if slot.shape[0] < 0 { shared_total as i64 - slot.offset as i64 } else { slot.shape[0] }
+                                )
+                            } else {
+                                format!(
+                                    "out-of-bounds {what} of {} memory: index [{}] of a {:?} buffer",
+                                    if shared { "shared" } else { "private" },
+                                    ix,
+                                    slot.shape
+                                )
+                            },
                         });
                         return;
                     }
@@ -1403,6 +1446,9 @@ fn parallel_move(r: &mut [u64], moves: &[(Reg, Reg)], l: usize) {
 }
 
 impl Device for Sim {
+    fn model(&self) -> Option<&'static gpus::Gpu> {
+        Some(self.gpu)
+    }
     fn kind(&self) -> &'static str {
         "sim"
     }
@@ -1482,7 +1528,7 @@ impl Device for Sim {
             .args
             .iter()
             .map(|a| match a {
-                Arg::Scalar { .. } => 1,
+                Arg::Scalar { .. } | Arg::Ptr { .. } => 1,
                 Arg::MemRef { rank, .. } => 3 + 2 * *rank as usize,
             })
             .sum();
@@ -1512,6 +1558,33 @@ impl Device for Sim {
                     };
                     scalars.push((*reg, u64::from_le_bytes(bytes) & ty.mask()));
                     p += 1;
+                }
+                Arg::Ptr { slots } => {
+                    let base = rd(p);
+                    p += 1;
+                    // A pointer outside device memory binds nothing: any access through
+                    // it is out of bounds.
+                    let (start, end) = self.find(base).unwrap_or((0, 0));
+                    for s in slots {
+                        let elem = k.slots[*s as usize].elem;
+                        if let Some(al) = self.allocs.get_mut(&start) {
+                            al.gran = al.gran.min((elem.bytes() as u64).min(4));
+                        }
+                        descs[*s as usize] = Desc {
+                            base,
+                            offset: 0,
+                            sizes: vec![end.saturating_sub(base) as i64],
+                            strides: vec![1],
+                            start,
+                            end,
+                            arg: ai,
+                            to_device: self
+                                .allocs
+                                .get(&start)
+                                .map_or(0, |a| a.device.wrapping_sub(start)),
+                            bound: usize::MAX,
+                        };
+                    }
                 }
                 Arg::MemRef { slot, rank } => {
                     let r = *rank as usize;
@@ -1774,6 +1847,7 @@ mod tests {
             ],
             slots: vec![MemSlot {
                 space: Space::Global,
+                bytes: false,
                 elem: Ty::I64,
                 rank: 1,
                 arg: 0,

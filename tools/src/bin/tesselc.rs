@@ -183,6 +183,13 @@ fn main() -> ExitCode {
         report(f.0);
         return ExitCode::from(1);
     }
+    if tessel::cuda::is_cuda(&input) && emit != Emit::Object {
+        eprintln!(
+            "error: '{input}': CUDA input builds programs and objects (-c) only, not --emit={}",
+            emit.extension()
+        );
+        return ExitCode::from(1);
+    }
     let debug = tessel::pipeline::wants_debug(&cflags);
     let opts = CompileOptions {
         input: input.clone(),
@@ -211,7 +218,18 @@ fn main() -> ExitCode {
         None => "-".into(),
     };
     let started = std::time::Instant::now();
-    let out = match compile(&opts) {
+    let out = match if tessel::cuda::is_cuda(&input) {
+        tessel::cuda::compile_to(
+            &input,
+            &tessel::cuda::CudaOptions {
+                cflags: &opts.frontend.clang_args,
+                opt_level: opts.opt_level,
+                offload_arch: &opts.offload_arch,
+            },
+        )
+    } else {
+        compile(&opts)
+    } {
         Ok(o) => o,
         Err(f) => {
             report(f.0);

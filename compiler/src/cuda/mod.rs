@@ -1,0 +1,451 @@
+//! CUDA programs: `tesselc prog.cu -o prog` (and `-c prog.cu`) builds a CUDA program
+//! with clang's CUDA support and Tessel's runtime, so the same binary runs on sim (the
+//! kernels compiled to sim's form), on an NVIDIA GPU (their PTX and cubin) or on any
+//! device the runtime drives.
+//!
+//! Steps, each shown by `-v` and `-###`:
+//! 1. a CUDA toolkit directory for clang (`--cuda-path`), assembled in the build's
+//!    temporary directory from the PyPI wheels: headers of nvidia-cuda-runtime-cu12 and
+//!    nvidia-cuda-nvcc-cu12, libdevice, a `version.json` (no CUDA SDK needed);
+//! 2. the device side, `clang --cuda-device-only -O3` (nvcc optimizes device code at
+//!    every host `-O`): LLVM IR, imported into MLIR's llvm dialect
+//!    (`mlir-translate --import-llvm`) and compiled to sim's form ([`device`]); and PTX
+//!    per `--offload-arch` (default `sm_90`), with ptxas's cubin and register counts
+//!    when the wheel's ptxas is there;
+//! 3. the host side, `clang --cuda-host-only` at the program's `-O`: `<<<>>>` becomes
+//!    `__cudaPushCallConfiguration` and a call of the kernel's stub, which calls
+//!    `cudaLaunchKernel` (runtime/src/cudart.rs);
+//! 4. a registration object: the module image and a constructor pairing each kernel's
+//!    host stub with its name (what `__cudaRegisterFatBinary` does for nvcc);
+//! 5. the program: those objects, the C++ part of the runtime layer
+//!    (`runtime/cuda/tessel_cudart.cpp`, built against the same headers) and
+//!    `libtessel_runtime.a`, linked by clang++.
+
+pub mod device;
+
+use crate::pipeline::Failure;
+use crate::subcommand;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The C++ part of the CUDA runtime layer.
+const CUDART_CPP: &str = include_str!("../../../runtime/cuda/tessel_cudart.cpp");
+
+fn err(msg: impl Into<String>) -> Failure {
+    Failure(vec![format!("error: {}", msg.into())])
+}
+
+/// Whether `input` is CUDA source.
+pub fn is_cuda(input: &str) -> bool {
+    input.ends_with(".cu")
+}
+
+/// Runs a tool; its warnings are printed, its errors returned.
+fn run(cmd: &mut Command, what: &str) -> Result<Vec<u8>, Failure> {
+    let out = subcommand::output(cmd, what).map_err(err)?;
+    if !out.status.success() {
+        let msg = String::from_utf8_lossy(&out.stderr);
+        return Err(Failure(
+            msg.lines()
+                .map(String::from)
+                .chain([format!("error: {what} failed")])
+                .collect(),
+        ));
+    }
+    eprint!("{}", String::from_utf8_lossy(&out.stderr));
+    Ok(out.stdout)
+}
+
+/// Assembles a CUDA toolkit directory for clang under `dir` (see the module comment).
+pub fn toolkit(dir: &Path) -> Result<PathBuf, Failure> {
+    let runtime = crate::registry::cuda_runtime_dir().ok_or_else(|| {
+        err("CUDA input needs the CUDA runtime headers: run tools/setup.sh (installs the PyPI wheel nvidia-cuda-runtime-cu12) or set TESSEL_CUDA_RUNTIME_DIR")
+    })?;
+    let nvcc = crate::registry::cuda_nvcc_dir().ok_or_else(|| {
+        err("CUDA input needs libdevice: run tools/setup.sh (installs the PyPI wheel nvidia-cuda-nvcc-cu12) or set TESSEL_CUDA_NVCC_DIR")
+    })?;
+    let root = dir.join("cuda");
+    let inc = root.join("include");
+    let io = |e: std::io::Error| err(format!("cannot assemble the CUDA toolkit directory: {e}"));
+    std::fs::create_dir_all(&inc).map_err(io)?;
+    std::fs::create_dir_all(root.join("nvvm/libdevice")).map_err(io)?;
+    std::fs::create_dir_all(root.join("bin")).map_err(io)?;
+    std::fs::create_dir_all(root.join("lib64")).map_err(io)?;
+    for src in [runtime.join("include"), nvcc.join("include")] {
+        for e in std::fs::read_dir(&src).map_err(io)?.flatten() {
+            let to = inc.join(e.file_name());
+            if !to.exists() {
+                std::os::unix::fs::symlink(e.path(), to).map_err(io)?;
+            }
+        }
+    }
+    // clang's CUDA wrapper includes this cuRAND header; no program here uses it.
+    let curand = inc.join("curand_mtgp32_kernel.h");
+    if !curand.exists() {
+        std::fs::write(curand, "").map_err(io)?;
+    }
+    let libdevice = nvcc.join("nvvm/libdevice/libdevice.10.bc");
+    std::os::unix::fs::symlink(&libdevice, root.join("nvvm/libdevice/libdevice.10.bc"))
+        .map_err(io)?;
+    std::fs::write(
+        root.join("version.json"),
+        r#"{"cuda": {"name": "CUDA SDK", "version": "12.8.0"}}"#,
+    )
+    .map_err(io)?;
+    Ok(root)
+}
+
+/// clang's options for one side of a CUDA compile.
+fn clang_cuda(cuda: &Path, arch: &str, cflags: &[String]) -> Command {
+    let mut c = Command::new(crate::pipeline::llvm_tool("clang++"));
+    c.args(["-x", "cuda"])
+        .arg(format!("--cuda-path={}", cuda.display()))
+        .arg(format!("--cuda-gpu-arch={arch}"))
+        .args(["-Wno-unknown-cuda-version", "-Wno-deprecated-declarations"])
+        .args(cflags);
+    c
+}
+
+/// clang's options for the device side: optimized as nvcc does at every host `-O`, and
+/// with libdevice's correctly rounded `sqrtf` (nvcc's default without -use_fast_math).
+fn clang_device(cuda: &Path, arch: &str, cflags: &[String]) -> Command {
+    let mut c = clang_cuda(cuda, arch, cflags);
+    c.args(["--cuda-device-only", "-O3"])
+        .args(["-mllvm", "-nvvm-reflect-add=__CUDA_PREC_SQRT=1"]);
+    c
+}
+
+/// The NVIDIA architectures to build PTX for: those of `--offload-arch`, else sm_90.
+fn archs(offload_arch: &[String]) -> Result<Vec<String>, Failure> {
+    let mut v = Vec::new();
+    for a in offload_arch {
+        if !a.starts_with("sm_") {
+            return Err(err(format!(
+                "--offload-arch={a}: CUDA input builds for NVIDIA architectures (sm_*) only"
+            )));
+        }
+        if !v.contains(a) {
+            v.push(a.clone());
+        }
+    }
+    if v.is_empty() {
+        v.push("sm_90".into());
+    }
+    Ok(v)
+}
+
+/// The module image of `input`'s kernels: sim's form and PTX (and cubin) per
+/// architecture; with each kernel's name and parameter count.
+fn device_image(
+    input: &str,
+    cuda: &Path,
+    cflags: &[String],
+    archs: &[String],
+    dir: &Path,
+) -> Result<(Vec<u8>, Vec<(String, usize)>), Failure> {
+    use tessel_runtime::bytecode::{Arg, Code, CodeKind, FatBinary};
+    let ll = dir.join("device.ll");
+    run(
+        clang_device(cuda, &archs[0], cflags)
+            .args(["-emit-llvm", "-S"])
+            .arg(input)
+            .arg("-o")
+            .arg(&ll),
+        &format!("clang (device side of {input})"),
+    )?;
+    // The importer's warnings (data layout tokens, module flags it does not model) are
+    // about the import, not the program: not shown.
+    let out = subcommand::output(
+        Command::new(crate::pipeline::llvm_tool("mlir-translate"))
+            .arg("--import-llvm")
+            .arg(&ll),
+        "mlir-translate --import-llvm",
+    )
+    .map_err(err)?;
+    if !out.status.success() {
+        return Err(err(format!(
+            "internal: mlir-translate cannot import the device code of {input}: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    let mlir = out.stdout;
+    let mut sim = if subcommand::show_only() {
+        Vec::new()
+    } else {
+        subcommand::in_process("device kernels to sim's form");
+        let session = crate::mlir::Session::new();
+        let text = String::from_utf8_lossy(&mlir);
+        let m = session.parse(&text, input).map_err(|d| {
+            err(format!(
+                "internal: cannot read the imported device module: {}",
+                d.first().map_or(String::new(), |d| d.message.clone())
+            ))
+        })?;
+        // SAFETY: the module is alive for the call.
+        unsafe { device::compile_module(m.as_operation().to_raw()) }
+            .map_err(|e| err(format!("{input}: {e}")))?
+    };
+    let mut code = Vec::new();
+    for (i, arch) in archs.iter().enumerate() {
+        let ptx = dir.join(format!("device.{arch}.ptx"));
+        run(
+            clang_device(cuda, arch, cflags)
+                .arg("-S")
+                .arg(input)
+                .arg("-o")
+                .arg(&ptx),
+            &format!("clang (PTX for {arch})"),
+        )?;
+        if subcommand::show_only() {
+            continue;
+        }
+        let text = std::fs::read(&ptx).map_err(|e| err(e.to_string()))?;
+        if crate::pipeline::ptxas_path().is_some()
+            && crate::pipeline::check_arch(arch, true).is_ok()
+        {
+            let (cubin, regs) = crate::pipeline::ptxas_verbose(&text, arch, 3, false)?;
+            if i == 0 {
+                for k in &mut sim {
+                    k.registers = regs.get(&k.name).copied().unwrap_or(0);
+                }
+            }
+            code.push(Code {
+                kind: CodeKind::Cubin,
+                arch: arch.clone(),
+                bytes: cubin,
+            });
+        }
+        code.push(Code {
+            kind: CodeKind::Ptx,
+            arch: arch.clone(),
+            bytes: text,
+        });
+    }
+    let kernels = sim
+        .iter()
+        .map(|k| {
+            let n = k
+                .args
+                .iter()
+                .map(|a| match a {
+                    Arg::MemRef { rank, .. } => 3 + 2 * *rank as usize,
+                    _ => 1,
+                })
+                .sum();
+            (k.name.clone(), n)
+        })
+        .collect();
+    Ok((FatBinary { sim, code }.encode(), kernels))
+}
+
+/// The kernel a host stub launches: `_Z18__device_stub__addPfi` -> `_Z3addPfi`,
+/// `__device_stub__add` -> `add` (the identifier's length prefix, if mangled, shrinks by
+/// the prefix's 15 characters).
+fn kernel_of_stub(stub: &str) -> Option<String> {
+    const P: &str = "__device_stub__";
+    let at = stub.find(P)?;
+    let head = &stub[..at];
+    let tail = &stub[at + P.len()..];
+    let digits = head.len() - head.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 {
+        return Some(format!("{head}{tail}"));
+    }
+    let n: usize = head[head.len() - digits..].parse().ok()?;
+    Some(format!(
+        "{}{}{tail}",
+        &head[..head.len() - digits],
+        n.checked_sub(P.len())?
+    ))
+}
+
+/// LLVM IR text of the registration module: the image, and a constructor registering
+/// it and each kernel's stub.
+fn registration_ir(image: &[u8], kernels: &[(String, String, usize)]) -> String {
+    use std::fmt::Write;
+    let bytes = |b: &[u8]| {
+        let mut s = String::with_capacity(b.len() * 3);
+        for x in b {
+            let _ = write!(s, "\\{x:02X}");
+        }
+        s
+    };
+    let mut ir = String::new();
+    let _ = writeln!(
+        ir,
+        "@__tessel_cuda_image = private constant [{} x i8] c\"{}\", align 16",
+        image.len(),
+        bytes(image)
+    );
+    for (i, (_, name, _)) in kernels.iter().enumerate() {
+        let mut z = name.as_bytes().to_vec();
+        z.push(0);
+        let _ = writeln!(
+            ir,
+            "@__tessel_cuda_name{i} = private constant [{} x i8] c\"{}\"",
+            z.len(),
+            bytes(&z)
+        );
+    }
+    for (stub, _, _) in kernels {
+        let _ = writeln!(ir, "declare void @\"{stub}\"()");
+    }
+    ir += "declare i64 @__tessel_cuda_register_image(ptr, i64)\n";
+    ir += "declare void @__tessel_cuda_register_function(i64, ptr, ptr, i32)\n";
+    ir += "define internal void @__tessel_cuda_ctor() {\n";
+    let _ = writeln!(
+        ir,
+        "  %h = call i64 @__tessel_cuda_register_image(ptr @__tessel_cuda_image, i64 {})",
+        image.len()
+    );
+    for (i, (stub, _, n)) in kernels.iter().enumerate() {
+        let _ = writeln!(
+            ir,
+            "  call void @__tessel_cuda_register_function(i64 %h, ptr @\"{stub}\", ptr @__tessel_cuda_name{i}, i32 {n})"
+        );
+    }
+    ir += "  ret void\n}\n";
+    ir += "@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @__tessel_cuda_ctor, ptr null }]\n";
+    ir
+}
+
+/// Options of a CUDA compile.
+pub struct CudaOptions<'a> {
+    pub cflags: &'a [String],
+    pub opt_level: u8,
+    pub offload_arch: &'a [String],
+}
+
+/// Compiles `input` (a `.cu` file) to one relocatable object `out`: its host code and
+/// the registration of its kernels.
+pub fn compile_object(
+    input: &str,
+    o: &CudaOptions<'_>,
+    cuda: &Path,
+    dir: &Path,
+    out: &Path,
+) -> Result<(), Failure> {
+    if !Path::new(input).is_file() {
+        return Err(err(format!("no such file: '{input}'")));
+    }
+    let archs = archs(o.offload_arch)?;
+    let work = tempfile::tempdir_in(dir).map_err(|e| err(e.to_string()))?;
+    let w = work.path();
+    let (image, kernels) = device_image(input, cuda, o.cflags, &archs, w)?;
+    let host = w.join("host.o");
+    run(
+        clang_cuda(cuda, &archs[0], o.cflags)
+            .args(["--cuda-host-only", "-c", "-fPIC"])
+            .arg(format!("-O{}", o.opt_level.min(3)))
+            .arg(input)
+            .arg("-o")
+            .arg(&host),
+        &format!("clang (host side of {input})"),
+    )?;
+    if subcommand::show_only() {
+        return Ok(());
+    }
+    // The stubs the host object defines, paired with their kernels.
+    let nm = run(
+        Command::new(crate::pipeline::llvm_tool("llvm-nm"))
+            .args(["--defined-only", "--format=just-symbols"])
+            .arg(&host),
+        "llvm-nm",
+    )?;
+    let mut regs = Vec::new();
+    let mut local = Vec::new();
+    for stub in String::from_utf8_lossy(&nm).lines() {
+        let Some(k) = kernel_of_stub(stub) else {
+            continue;
+        };
+        if let Some((_, n)) = kernels.iter().find(|(name, _)| *name == k) {
+            regs.push((stub.to_string(), k, *n));
+            local.push(format!("--globalize-symbol={stub}"));
+        }
+    }
+    // A `static __global__` kernel's stub is local to the host object: make it visible
+    // to the registration object.
+    run(
+        Command::new(crate::pipeline::llvm_tool("llvm-objcopy"))
+            .args(&local)
+            .arg(&host),
+        "llvm-objcopy",
+    )?;
+    let reg_ll = w.join("register.ll");
+    std::fs::write(&reg_ll, registration_ir(&image, &regs)).map_err(|e| err(e.to_string()))?;
+    let reg = w.join("register.o");
+    run(
+        Command::new(crate::pipeline::llvm_tool("clang"))
+            .args(["-c", "-fPIC", "-O1", "-Wno-override-module"])
+            .arg(&reg_ll)
+            .arg("-o")
+            .arg(&reg),
+        "clang (kernel registration)",
+    )?;
+    run(
+        Command::new(crate::pipeline::llvm_tool("ld.lld"))
+            .arg("-r")
+            .arg(&host)
+            .arg(&reg)
+            .arg("-o")
+            .arg(out),
+        "ld.lld -r",
+    )?;
+    Ok(())
+}
+
+/// `tesselc -c prog.cu -o prog.o`: the object of [`compile_object`], written to `out`
+/// only when the compile succeeds.
+pub fn compile_to(input: &str, o: &CudaOptions<'_>) -> Result<Vec<u8>, Failure> {
+    let dir = tempfile::tempdir().map_err(|e| err(e.to_string()))?;
+    let kit = toolkit(dir.path())?;
+    let out = dir.path().join("out.o");
+    compile_object(input, o, &kit, dir.path(), &out)?;
+    if subcommand::show_only() {
+        return Ok(Vec::new());
+    }
+    std::fs::read(&out).map_err(|e| err(e.to_string()))
+}
+
+/// Compiles the C++ part of the runtime layer against the toolkit's headers.
+pub fn runtime_object(cuda: &Path, dir: &Path) -> Result<PathBuf, Failure> {
+    let src = dir.join("tessel_cudart.cpp");
+    let obj = dir.join("tessel_cudart.o");
+    std::fs::write(&src, CUDART_CPP).map_err(|e| err(e.to_string()))?;
+    run(
+        Command::new(crate::pipeline::llvm_tool("clang++"))
+            .args(["-c", "-O2", "-fPIC", "-x", "c++"])
+            .arg("-I")
+            .arg(cuda.join("include"))
+            .arg(&src)
+            .arg("-o")
+            .arg(&obj),
+        "clang++ (CUDA runtime layer)",
+    )?;
+    Ok(obj)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stubs_name_their_kernels() {
+        assert_eq!(
+            kernel_of_stub("_Z18__device_stub__addPfPKfi").as_deref(),
+            Some("_Z3addPfPKfi")
+        );
+        assert_eq!(kernel_of_stub("__device_stub__add").as_deref(), Some("add"));
+        assert_eq!(
+            kernel_of_stub("_ZN2ns24__device_stub__kernel1EPf").as_deref(),
+            Some("_ZN2ns9kernel1EPf")
+        );
+        assert_eq!(kernel_of_stub("main"), None);
+    }
+
+    #[test]
+    fn registration_names_stubs_and_kernels() {
+        let ir = registration_ir(b"AB", &[("__device_stub__k".into(), "k".into(), 2)]);
+        assert!(ir.contains("c\"\\41\\42\""), "{ir}");
+        assert!(ir.contains("ptr @\"__device_stub__k\", ptr @__tessel_cuda_name0, i32 2"));
+    }
+}
