@@ -264,8 +264,9 @@ pub enum Arg {
     /// pointer, offset, sizes, strides), bound to slot `slot`.
     MemRef { slot: u32, rank: u32 },
     /// A pointer parameter (one launch parameter), bound to the byte-addressed slots
-    /// `slots`, one per type the kernel accesses through it.
-    Ptr { slots: Vec<u32> },
+    /// `slots`, one per type the kernel accesses through it; its value (the address) is
+    /// loaded into register `reg`, for comparisons of pointers into different arrays.
+    Ptr { slots: Vec<u32>, reg: Reg },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -473,9 +474,10 @@ impl Kernel {
                     w.u32(*slot);
                     w.u32(*rank);
                 }
-                Arg::Ptr { slots } => {
+                Arg::Ptr { slots, reg } => {
                     w.u8(2);
                     w.regs(slots);
+                    w.u32(*reg);
                 }
             }
         }
@@ -596,7 +598,10 @@ impl Kernel {
                     slot: r.u32()?,
                     rank: r.u32()?,
                 },
-                _ => Arg::Ptr { slots: r.regs()? },
+                _ => Arg::Ptr {
+                    slots: r.regs()?,
+                    reg: r.u32()?,
+                },
             });
         }
         let nregs = r.u32()?;
@@ -781,7 +786,7 @@ impl Kernel {
             && self.args.iter().all(|a| match a {
                 Arg::Scalar { reg, .. } => ok_r(reg),
                 Arg::MemRef { slot, .. } => ok_m(slot),
-                Arg::Ptr { slots } => slots.iter().all(|s| {
+                Arg::Ptr { slots, reg } => ok_r(reg) && slots.iter().all(|s| {
                     ok_m(s)
                         && self.slots[*s as usize].bytes
                         && self.slots[*s as usize].space == Space::Global

@@ -1559,9 +1559,10 @@ impl Device for Sim {
                     scalars.push((*reg, u64::from_le_bytes(bytes) & ty.mask()));
                     p += 1;
                 }
-                Arg::Ptr { slots } => {
+                Arg::Ptr { slots, reg } => {
                     let base = rd(p);
                     p += 1;
+                    scalars.push((*reg, base));
                     // A pointer outside device memory binds nothing: any access through
                     // it is out of bounds.
                     let (start, end) = self.find(base).unwrap_or((0, 0));

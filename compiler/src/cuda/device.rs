@@ -288,7 +288,7 @@ impl Dev {
         });
         let s = self.b.k.slots.len() as u32 - 1;
         if let Root::Arg(i) = root {
-            if let Arg::Ptr { slots } = &mut self.b.k.args[*i] {
+            if let Arg::Ptr { slots, .. } = &mut self.b.k.args[*i] {
                 slots.push(s);
             }
         }
@@ -423,7 +423,11 @@ unsafe fn compile_kernel(
     for i in 0..mlirBlockGetNumArguments(entry) as usize {
         let v = mlirBlockGetArgument(entry, i as isize);
         if is_ptr(v) {
-            d.b.k.args.push(Arg::Ptr { slots: Vec::new() });
+            let reg = d.b.reg();
+            d.b.k.args.push(Arg::Ptr {
+                slots: Vec::new(),
+                reg,
+            });
             d.roots.insert(vkey(v), Root::Arg(i));
             let z = d.konst(0, Ty::I64);
             d.b.regs.insert(vkey(v), z);
@@ -848,8 +852,33 @@ unsafe fn lower(d: &mut Dev, op: MlirOperation, code: &mut Vec<Inst>) -> Result<
         }
         "llvm.freeze" => d.alias(result(0), operand(0))?,
         "llvm.icmp" | "llvm.fcmp" => {
+            // Pointers with one root compare as their offsets; pointers into different
+            // parameters as their addresses (a vectorizer's overlap test).
+            let mut vals = [operand(0), operand(1)].map(|v| d.b.use_(v));
             if is_ptr(operand(0)) && d.root(operand(0))? != d.root(operand(1))? {
-                return Err("a comparison of pointers into different arrays".into());
+                for (k, v) in vals.iter_mut().enumerate() {
+                    let base = match d.root(operand(k))? {
+                        Root::Arg(i) => match &d.b.k.args[i] {
+                            Arg::Ptr { reg, .. } => *reg,
+                            _ => return Err(format!("a pointer from parameter {i}, a scalar")),
+                        },
+                        _ => {
+                            return Err(
+                                "a comparison of pointers into different arrays, not both parameters"
+                                    .into(),
+                            )
+                        }
+                    };
+                    let t = d.b.reg();
+                    code.push(Inst::Bin {
+                        op: BinOp::Add,
+                        ty: Ty::I64,
+                        d: t,
+                        a: base,
+                        b: v.clone()?,
+                    });
+                    *v = Ok(t);
+                }
             }
             let a = attr(op, "predicate").ok_or("a comparison without a predicate")?;
             let p = if mlirAttributeIsAInteger(a) {
@@ -864,7 +893,8 @@ unsafe fn lower(d: &mut Dev, op: MlirOperation, code: &mut Vec<Inst>) -> Result<
                 scalar_ty(mlirValueGetType(operand(0)))?
             };
             let pred = if name == "llvm.fcmp" { p + 100 } else { p };
-            let (x, y) = (d.b.use_(operand(0))?, d.b.use_(operand(1))?);
+            let [x, y] = vals;
+            let (x, y) = (x?, y?);
             let r = d.b.def(result(0));
             code.push(Inst::Cmp {
                 pred,
