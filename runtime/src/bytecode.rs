@@ -786,11 +786,14 @@ impl Kernel {
             && self.args.iter().all(|a| match a {
                 Arg::Scalar { reg, .. } => ok_r(reg),
                 Arg::MemRef { slot, .. } => ok_m(slot),
-                Arg::Ptr { slots, reg } => ok_r(reg) && slots.iter().all(|s| {
-                    ok_m(s)
-                        && self.slots[*s as usize].bytes
-                        && self.slots[*s as usize].space == Space::Global
-                }),
+                Arg::Ptr { slots, reg } => {
+                    ok_r(reg)
+                        && slots.iter().all(|s| {
+                            ok_m(s)
+                                && self.slots[*s as usize].bytes
+                                && self.slots[*s as usize].space == Space::Global
+                        })
+                }
             })
             && self
                 .slots

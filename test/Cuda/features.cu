@@ -1,8 +1,9 @@
 // C++ and C features of CUDA kernels that reach sim through the llvm dialect: device
 // functions, templates, kernels in a namespace, `static` and `extern "C"` kernels,
 // structures through pointers, a private array indexed at run time, a loop over a
-// pointer, `switch`, doubles, bytes, integer division and remainder, and -c objects
-// linked into a program.
+// pointer, `switch`, doubles, bytes, integer division and remainder, a loop that
+// LLVM versions on whether two parameters overlap (pointers into different arrays
+// compared), and -c objects linked into a program.
 //
 // RUN: tesselc %s -o %t
 // RUN: env TESSEL_DEVICE=sim %t | FileCheck %s
@@ -17,7 +18,9 @@
 // CHECK: walk: ok
 // CHECK: classify: ok
 // CHECK: blur: ok
+// CHECK: sweep: ok
 #include <cuda_runtime.h>
+#include <math.h>
 #include <stdio.h>
 
 #define N 200
@@ -92,6 +95,18 @@ __global__ void blur(const unsigned char *in, unsigned char *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i > 0 && i < n - 1)
     out[i] = (unsigned char)((in[i - 1] + 2 * in[i] + in[i + 1]) / 4);
+}
+
+// Row sweeps with a fixed row length: clang -O3 versions the loop on a run-time test of
+// whether x and b overlap (`icmp ult ptr` between two parameters).
+#define W 64
+__global__ void sweep(int n, const float *a, float *b, float *x) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n)
+    for (int c = 1; c < n; c++) {
+      x[r * W + c] = x[r * W + c] - x[r * W + c - 1] * a[r * W + c] / b[r * W + c - 1];
+      b[r * W + c] = b[r * W + c] - a[r * W + c] * a[r * W + c] / b[r * W + c - 1];
+    }
 }
 
 template <typename T> static T *to_device(const T *h, int n) {
@@ -192,5 +207,28 @@ int main() {
   for (int i = 1; i < N - 1; i++)
     ok &= res[i] == (unsigned char)((img[i - 1] + 2 * img[i] + img[i + 1]) / 4);
   report("blur", ok);
+
+  static float wa[W * W], wb[W * W], wx[W * W], qb[W * W], qx[W * W];
+  for (int i = 0; i < W * W; i++) {
+    wa[i] = ((float)(i % 9) + 1) * 0.1f;
+    qb[i] = wb[i] = (float)(i % 7) + 20;
+    qx[i] = wx[i] = (float)(i % 5);
+  }
+  for (int r = 0; r < W; r++)
+    for (int c = 1; c < W; c++) {
+      qx[r * W + c] = qx[r * W + c] - qx[r * W + c - 1] * wa[r * W + c] / qb[r * W + c - 1];
+      qb[r * W + c] = qb[r * W + c] - wa[r * W + c] * wa[r * W + c] / qb[r * W + c - 1];
+    }
+  float *da = to_device(wa, W * W), *dsb = to_device(wb, W * W), *dsx = to_device(wx, W * W);
+  sweep<<<2, 32>>>(W, da, dsb, dsx);
+  back(wb, dsb, W * W);
+  back(wx, dsx, W * W);
+  ok = true;
+  // Device code contracts a * b - c into fma (clang's CUDA default): compare closely,
+  // not exactly.
+  for (int i = 0; i < W * W; i++)
+    ok &= fabsf(wb[i] - qb[i]) <= 1e-3f * fabsf(qb[i]) + 1e-3f &&
+          fabsf(wx[i] - qx[i]) <= 1e-3f * fabsf(qx[i]) + 1e-3f;
+  report("sweep", ok);
   return 0;
 }

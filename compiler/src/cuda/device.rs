@@ -862,12 +862,10 @@ unsafe fn lower(d: &mut Dev, op: MlirOperation, code: &mut Vec<Inst>) -> Result<
                             Arg::Ptr { reg, .. } => *reg,
                             _ => return Err(format!("a pointer from parameter {i}, a scalar")),
                         },
-                        _ => {
-                            return Err(
-                                "a comparison of pointers into different arrays, not both parameters"
-                                    .into(),
-                            )
-                        }
+                        _ => return Err(
+                            "a comparison of pointers into different arrays, not both parameters"
+                                .into(),
+                        ),
                     };
                     let t = d.b.reg();
                     code.push(Inst::Bin {
