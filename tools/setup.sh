@@ -2,8 +2,8 @@
 # Installs everything Tessel needs to build and test, idempotently:
 # Debian's LLVM/MLIR/clang/lld/polly 22 packages, the tools the isl and dialect builds use,
 # ROCm device libraries (AMD math bitcode), and the PyPI wheels nvidia-cuda-nvcc-cu12
-# (ptxas and libdevice.10.bc) and nvidia-cuda-runtime-cu12 (the CUDA headers that CUDA
-# programs, `tesselc prog.cu`, are compiled against). Quick when everything is already
+# (ptxas and libdevice.10.bc), nvidia-cuda-runtime-cu12 and nvidia-cuda-cccl-cu12 (the
+# CUDA and CCCL headers that CUDA programs, `tesselc prog.cu`, are compiled against). Quick when everything is already
 # there.
 set -euo pipefail
 
@@ -28,10 +28,12 @@ if ! $PY -c 'import nvidia.cuda_nvcc' 2>/dev/null; then
   echo "tessel-setup: installing the PyPI wheel nvidia-cuda-nvcc-cu12"
   $PY -m pip install -q --disable-pip-version-check nvidia-cuda-nvcc-cu12
 fi
-if ! $PY -c 'import nvidia.cuda_runtime' 2>/dev/null; then
-  echo "tessel-setup: installing the PyPI wheel nvidia-cuda-runtime-cu12"
-  $PY -m pip install -q --disable-pip-version-check nvidia-cuda-runtime-cu12
-fi
+for w in cuda_runtime cuda_cccl; do
+  if ! $PY -c "import nvidia.$w" 2>/dev/null; then
+    echo "tessel-setup: installing the PyPI wheel nvidia-${w//_/-}-cu12"
+    $PY -m pip install -q --disable-pip-version-check "nvidia-${w//_/-}-cu12"
+  fi
+done
 NVCC_DIR=$($PY -c 'import nvidia.cuda_nvcc as m; print(list(m.__path__)[0])')
 RUNTIME_DIR=$($PY -c 'import nvidia.cuda_runtime as m; print(list(m.__path__)[0])')
 

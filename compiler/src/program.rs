@@ -49,6 +49,13 @@ pub fn check_language(input: &str) -> Result<(), Failure> {
     Ok(())
 }
 
+/// C++ sources (a CUDA program's host files), compiled by clang++.
+fn is_cxx(input: &str) -> bool {
+    [".cpp", ".cc", ".cxx", ".C"]
+        .iter()
+        .any(|e| input.ends_with(e))
+}
+
 fn err(msg: impl Into<String>) -> Failure {
     Failure(vec![format!("error: {}", msg.into())])
 }
@@ -88,7 +95,9 @@ pub fn clang() -> PathBuf {
     crate::pipeline::llvm_tool("clang")
 }
 
-fn run(cmd: &mut Command, what: &str) -> Result<(), Failure> {
+/// Runs a tool (named `what` in errors): its warnings are printed, its errors returned
+/// as the failure, its standard output returned.
+pub(crate) fn run(cmd: &mut Command, what: &str) -> Result<Vec<u8>, Failure> {
     let out = crate::subcommand::output(cmd, what).map_err(err)?;
     if !out.status.success() {
         let msg = String::from_utf8_lossy(&out.stderr);
@@ -101,7 +110,7 @@ fn run(cmd: &mut Command, what: &str) -> Result<(), Failure> {
     }
     // Warnings of a step that succeeded, as the tool printed them.
     eprint!("{}", String::from_utf8_lossy(&out.stderr));
-    Ok(())
+    Ok(out.stdout)
 }
 
 /// The C text of `input` with each SCoP replaced by a call to its compiled entry point.
@@ -196,6 +205,7 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
     let mut objects = Vec::new();
     let mut any_scop = false;
     let mut cuda_kit: Option<PathBuf> = None;
+    let mut any_cxx = false;
     for (i, input) in p.inputs.iter().enumerate() {
         if !Path::new(input).is_file() {
             return Err(err(format!("no such file: '{input}'")));
@@ -214,6 +224,33 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
             };
             crate::cuda::compile_object(input, &opts, &kit, dir.path(), &o)?;
             objects.push(o);
+            continue;
+        }
+        if is_cxx(input) {
+            // C++ host code (a CUDA program's .cpp files) sees the CUDA headers.
+            let kit = match &cuda_kit {
+                Some(k) => Some(k.clone()),
+                None if crate::registry::cuda_runtime_dir().is_some() => {
+                    Some(cuda_kit.insert(crate::cuda::toolkit(dir.path())?).clone())
+                }
+                None => None,
+            };
+            let o = dir.path().join(format!("{i}.o"));
+            let src_dir = Path::new(input)
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let mut cmd = Command::new(crate::pipeline::llvm_tool("clang++"));
+            cmd.args(["-c", "-O2"]).arg("-iquote").arg(src_dir);
+            if let Some(k) = kit {
+                cmd.arg("-isystem").arg(k.join("include"));
+            }
+            run(
+                cmd.args(&p.cflags).arg(input).arg("-o").arg(&o),
+                &format!("clang++ ({input})"),
+            )?;
+            objects.push(o);
+            any_cxx = true;
             continue;
         }
         let is_c = input.ends_with(".c");
@@ -308,7 +345,7 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
     if let Some(kit) = &cuda_kit {
         objects.push(crate::cuda::runtime_object(kit, dir.path())?);
     }
-    if !any_scop && cuda_kit.is_none() && !objects_only {
+    if !any_scop && cuda_kit.is_none() && !objects_only && !any_cxx {
         let first = p
             .inputs
             .iter()
@@ -320,7 +357,7 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
     }
     let tmp_out = dir.path().join("a.out");
     // CUDA host code is C++: clang++ links its library.
-    let linker = if cuda_kit.is_some() {
+    let linker = if cuda_kit.is_some() || any_cxx {
         crate::pipeline::llvm_tool("clang++")
     } else {
         clang()

@@ -66,6 +66,16 @@ pub fn cuda_nvcc_dir() -> Option<std::path::PathBuf> {
     DIR.get_or_init(|| wheel_dir("nvidia.cuda_nvcc")).clone()
 }
 
+/// Where CCCL's headers are (`include/nv/target`, which cooperative groups include):
+/// `$TESSEL_CUDA_CCCL_DIR`, else the `nvidia-cuda-cccl-cu12` wheel.
+pub fn cuda_cccl_dir() -> Option<std::path::PathBuf> {
+    if let Some(d) = std::env::var_os("TESSEL_CUDA_CCCL_DIR") {
+        return Some(d.into());
+    }
+    static DIR: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| wheel_dir("nvidia.cuda_cccl")).clone()
+}
+
 /// Where the CUDA runtime headers are (`include/cuda_runtime.h`):
 /// `$TESSEL_CUDA_RUNTIME_DIR`, else the `nvidia-cuda-runtime-cu12` wheel.
 pub fn cuda_runtime_dir() -> Option<std::path::PathBuf> {

@@ -76,6 +76,26 @@ unsafe fn memref_info(t: MlirType) -> Result<MemInfo, String> {
     })
 }
 
+/// The bits of a constant operation's `value` (an integer, float or bool attribute) as
+/// a register of type `ty` holds them.
+pub(crate) unsafe fn constant_bits(op: MlirOperation, ty: Ty) -> Result<u64, String> {
+    let a = attr(op, "value").ok_or("a constant without a value")?;
+    Ok(if mlirAttributeIsAInteger(a) {
+        mlirIntegerAttrGetValueInt(a) as u64 & ty.mask()
+    } else if mlirAttributeIsAFloat(a) {
+        let x = mlirFloatAttrGetValueDouble(a);
+        if ty == Ty::F32 {
+            (x as f32).to_bits() as u64
+        } else {
+            x.to_bits()
+        }
+    } else if mlirAttributeIsABool(a) {
+        mlirBoolAttrGetValue(a) as u64
+    } else {
+        return Err(format!("the constant {}", print_attr(a)));
+    })
+}
+
 pub(crate) struct Builder {
     pub(crate) name: String,
     pub(crate) regs: HashMap<usize, Reg>,
@@ -433,21 +453,7 @@ unsafe fn lower_op(b: &mut Builder, op: MlirOperation, code: &mut Vec<Inst>) -> 
     match name.as_str() {
         "arith.constant" => {
             let ty = rty(0)?;
-            let a = attr(op, "value").ok_or("a constant without a value")?;
-            let v = if mlirAttributeIsAInteger(a) {
-                mlirIntegerAttrGetValueInt(a) as u64 & ty.mask()
-            } else if mlirAttributeIsAFloat(a) {
-                let x = mlirFloatAttrGetValueDouble(a);
-                if ty == Ty::F32 {
-                    (x as f32).to_bits() as u64
-                } else {
-                    x.to_bits()
-                }
-            } else if mlirAttributeIsABool(a) {
-                mlirBoolAttrGetValue(a) as u64
-            } else {
-                return Err(format!("the constant {}", print_attr(a)));
-            };
+            let v = constant_bits(op, ty)?;
             let d = b.def(result(0));
             b.consts.insert(result(0).ptr as usize, v);
             b.k.consts.push((d, v));

@@ -40,6 +40,8 @@ static cudaError_t tessel_properties(cudaDeviceProp *p, int device) {
   p->maxThreadsPerMultiProcessor = (int)f[THREADS_SM];
   p->l2CacheSize = (int)f[L2_BYTES];
   p->memoryBusWidth = (int)f[BUS_BITS];
+  p->clockRate = (int)f[CLOCK_KHZ];
+  p->memoryClockRate = (int)f[MEM_KHZ];
   p->textureAlignment = 512;
   p->texturePitchAlignment = 32;
   p->deviceOverlap = 1;
@@ -80,6 +82,21 @@ extern "C" cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, i
   case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
   case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
   case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+  case cudaDevAttrComputeMode: *value = p.computeMode; break;
+  case cudaDevAttrClockRate: *value = p.clockRate; break;
+  case cudaDevAttrMemoryClockRate: *value = p.memoryClockRate; break;
+  case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
+  case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+  case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
+  case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int)p.sharedMemPerMultiprocessor; break;
+  case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int)p.sharedMemPerBlockOptin; break;
+  case cudaDevAttrTotalConstantMemory: *value = (int)p.totalConstMem; break;
+  case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; break;
+  case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; break;
+  case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; break;
+  case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
+  case cudaDevAttrIntegrated: *value = 0; break;
+  case cudaDevAttrEccEnabled: *value = 0; break;
   default: return cudaErrorInvalidValue;
   }
   return cudaSuccess;

@@ -121,6 +121,11 @@ pub enum UnOp {
     FTrunc,
     FErf,
     AbsI,
+    /// Bit counts and order of integers (`__clz`, `__ffs` via cttz, `__popc`, `__brev`).
+    Clz,
+    Ctz,
+    Popc,
+    BitRev,
 }
 
 /// Integer predicates 0..=9 as `arith.cmpi` numbers them; float predicates as
@@ -148,6 +153,9 @@ pub enum Special {
     BlockDim(u8),
     GridDim(u8),
     LaneId,
+    /// The warp's cycle counter (`clock()`): on sim, the cycles the time model's latency
+    /// term has counted for the warp since its block started.
+    Clock,
 }
 
 pub type Reg = u32;
@@ -427,11 +435,11 @@ const BINOPS: [BinOp; 32] = {
         FMinNum, FPow, FAtan2, FCopySign,
     ]
 };
-const UNOPS: [UnOp; 20] = {
+const UNOPS: [UnOp; 24] = {
     use UnOp::*;
     [
         FNeg, FAbs, FSqrt, FRsqrt, FExp, FExp2, FLog, FLog2, FLog10, FSin, FCos, FTan, FTanh,
-        FAtan, FFloor, FCeil, FRound, FTrunc, FErf, AbsI,
+        FAtan, FFloor, FCeil, FRound, FTrunc, FErf, AbsI, Clz, Ctz, Popc, BitRev,
     ]
 };
 const CASTS: [CastOp; 10] = {
@@ -455,6 +463,7 @@ fn special_code(s: Special) -> (u8, u8) {
         Special::BlockDim(d) => (2, d),
         Special::GridDim(d) => (3, d),
         Special::LaneId => (4, 0),
+        Special::Clock => (5, 0),
     }
 }
 
@@ -719,6 +728,7 @@ impl Kernel {
                         1 => Special::BlockId(dim),
                         2 => Special::BlockDim(dim),
                         3 => Special::GridDim(dim),
+                        5 => Special::Clock,
                         _ => Special::LaneId,
                     };
                     Inst::Special { d: r.u32()?, s }

@@ -391,6 +391,9 @@ no_op! {
     cudaSetDeviceFlags(f: u32);
     cudaProfilerStart();
     cudaProfilerStop();
+    cudaStreamQuery(s: *mut c_void);
+    cudaEventQuery(e: *mut c_void);
+    cudaStreamWaitEvent(s: *mut c_void, e: *mut c_void, f: u32);
 }
 
 /// # Safety
@@ -401,6 +404,24 @@ pub unsafe extern "C" fn cudaStreamCreate(stream: *mut *mut c_void) -> i32 {
         *stream = 1 as *mut c_void;
     }
     SUCCESS
+}
+
+/// # Safety
+/// As [`cudaStreamCreate`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamCreateWithFlags(stream: *mut *mut c_void, _flags: u32) -> i32 {
+    cudaStreamCreate(stream)
+}
+
+/// # Safety
+/// As [`cudaStreamCreate`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamCreateWithPriority(
+    stream: *mut *mut c_void,
+    _flags: u32,
+    _priority: i32,
+) -> i32 {
+    cudaStreamCreate(stream)
 }
 
 /// # Safety

@@ -178,6 +178,39 @@ impl Sim {
     }
 
     /// A host range or a range inside one device allocation.
+    /// The descriptor through which argument `arg` views device memory at `base` with
+    /// elements of `elem`; the allocation it points into (if any) is then shadowed at
+    /// that element's granularity.
+    fn bind(
+        &mut self,
+        base: u64,
+        offset: i64,
+        sizes: Vec<i64>,
+        strides: Vec<i64>,
+        elem: Ty,
+        arg: usize,
+    ) -> Desc {
+        let (start, end) = self.find(base).unwrap_or((0, 0));
+        let to_device = match self.allocs.get_mut(&start) {
+            Some(al) => {
+                al.gran = al.gran.min((elem.bytes() as u64).min(4));
+                al.device.wrapping_sub(start)
+            }
+            None => 0,
+        };
+        Desc {
+            base,
+            offset,
+            sizes,
+            strides,
+            start,
+            end,
+            arg,
+            to_device,
+            bound: usize::MAX,
+        }
+    }
+
     fn check_range(&self, p: u64, n: u64, what: &str) -> Result<(), String> {
         if let Some((s, e)) = self.find(p) {
             if p + n > e {
@@ -632,6 +665,10 @@ fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
             _ => b64(unsafe { erf(f64v(a)) }),
         },
         AbsI => sext(a, ty.bits()).unsigned_abs() & ty.mask(),
+        Clz => ((a & ty.mask()).leading_zeros() - (64 - ty.bits())) as u64,
+        Ctz => (a & ty.mask()).trailing_zeros().min(ty.bits()) as u64,
+        Popc => (a & ty.mask()).count_ones() as u64,
+        BitRev => (a.reverse_bits() >> (64 - ty.bits())) & ty.mask(),
     }
 }
 
@@ -722,7 +759,7 @@ fn class_of(i: &Inst, k: &Kernel) -> usize {
             UnOp::FNeg | UnOp::FAbs | UnOp::FFloor | UnOp::FCeil | UnOp::FRound | UnOp::FTrunc => {
                 f(*ty)
             }
-            UnOp::AbsI => CLS_INT,
+            UnOp::AbsI | UnOp::Clz | UnOp::Ctz | UnOp::Popc | UnOp::BitRev => CLS_INT,
             _ => CLS_SFU,
         },
         Inst::Cmp { ty, .. } | Inst::Fma { ty, .. } => f(*ty),
@@ -1011,7 +1048,7 @@ impl<'a> Ctx<'a> {
                     Inst::Special { d, s } => {
                         let d = *d as usize * WARP;
                         let (bid, block, grid) = (self.bid, self.block, self.grid);
-                        let tid = &w.tid;
+                        let (tid, clock) = (&w.tid, w.chain);
                         lanes(mask, |l| {
                             r[d + l] = match *s {
                                 Special::ThreadId(k) => tid[l][k as usize % 3],
@@ -1019,6 +1056,7 @@ impl<'a> Ctx<'a> {
                                 Special::BlockDim(k) => block[k as usize % 3],
                                 Special::GridDim(k) => grid[k as usize % 3],
                                 Special::LaneId => l as u64,
+                                Special::Clock => clock,
                             }
                         });
                     }
@@ -1565,26 +1603,11 @@ impl Device for Sim {
                     scalars.push((*reg, base));
                     // A pointer outside device memory binds nothing: any access through
                     // it is out of bounds.
-                    let (start, end) = self.find(base).unwrap_or((0, 0));
                     for s in slots {
                         let elem = k.slots[*s as usize].elem;
-                        if let Some(al) = self.allocs.get_mut(&start) {
-                            al.gran = al.gran.min((elem.bytes() as u64).min(4));
-                        }
-                        descs[*s as usize] = Desc {
-                            base,
-                            offset: 0,
-                            sizes: vec![end.saturating_sub(base) as i64],
-                            strides: vec![1],
-                            start,
-                            end,
-                            arg: ai,
-                            to_device: self
-                                .allocs
-                                .get(&start)
-                                .map_or(0, |a| a.device.wrapping_sub(start)),
-                            bound: usize::MAX,
-                        };
+                        let mut d = self.bind(base, 0, vec![], vec![1], elem, ai);
+                        d.sizes = vec![d.end.saturating_sub(base) as i64];
+                        descs[*s as usize] = d;
                     }
                 }
                 Arg::MemRef { slot, rank } => {
@@ -1595,30 +1618,14 @@ impl Device for Sim {
                     let strides: Vec<i64> = (0..r).map(|i| rd(p + 3 + r + i) as i64).collect();
                     p += 3 + 2 * r;
                     let elem = k.slots[*slot as usize].elem;
-                    let (start, end) = self.find(base).unwrap_or((0, 0));
-                    if end == 0 && sizes.iter().all(|s| *s > 0) {
+                    let d = self.bind(base, offset, sizes, strides, elem, ai);
+                    if d.end == 0 && d.sizes.iter().all(|s| *s > 0) {
                         return Err(format!(
                             "kernel '{}': argument {ai} points to {base:#x}, which is not device memory (copy it with gpu.alloc/gpu.memcpy first)",
                             k.name
                         ));
                     }
-                    if let Some(al) = self.allocs.get_mut(&start) {
-                        al.gran = al.gran.min((elem.bytes() as u64).min(4));
-                    }
-                    descs[*slot as usize] = Desc {
-                        base,
-                        offset,
-                        sizes,
-                        strides,
-                        start,
-                        end,
-                        arg: ai,
-                        to_device: self
-                            .allocs
-                            .get(&start)
-                            .map_or(0, |a| a.device.wrapping_sub(start)),
-                        bound: usize::MAX,
-                    };
+                    descs[*slot as usize] = d;
                 }
             }
         }
@@ -1859,6 +1866,18 @@ mod tests {
             private_bytes: 0,
             registers: 0,
         }
+    }
+
+    #[test]
+    fn bit_counts() {
+        assert_eq!(un(UnOp::Clz, Ty::I32, 1), 31);
+        assert_eq!(un(UnOp::Clz, Ty::I32, 0), 32);
+        assert_eq!(un(UnOp::Clz, Ty::I64, 1 << 40), 23);
+        assert_eq!(un(UnOp::Ctz, Ty::I32, 8), 3);
+        assert_eq!(un(UnOp::Ctz, Ty::I32, 0), 32);
+        assert_eq!(un(UnOp::Popc, Ty::I32, 0xF0F0), 8);
+        assert_eq!(un(UnOp::BitRev, Ty::I32, 1), 0x8000_0000);
+        assert_eq!(un(UnOp::BitRev, Ty::I8, 0b0000_0110), 0b0110_0000);
     }
 
     #[test]

@@ -21,7 +21,7 @@
 //! [offset] }`.
 
 use crate::mlir::{from_string_ref as str_of, print_attr, print_type};
-use crate::simform::{attr, block_moves, op_name, scalar_ty, Builder};
+use crate::simform::{attr, block_moves, constant_bits, op_name, scalar_ty, Builder};
 use mlir_sys::*;
 use std::collections::HashMap;
 use tessel_runtime::bytecode::*;
@@ -499,6 +499,28 @@ unsafe fn compile_kernel(
             d.b.def(v);
         }
     }
+    // Values used in a block laid out before their definition's (LLVM's block order is
+    // not a dominance order): their users read a register fixed in advance, which the
+    // definition then copies its value into.
+    let mut defined = std::collections::HashSet::new();
+    let mut forward: HashMap<usize, Reg> = HashMap::new();
+    each_op(&blocks, |op| {
+        for i in 0..mlirOperationGetNumOperands(op) {
+            let v = mlirOperationGetOperand(op, i);
+            if mlirValueIsAOpResult(v)
+                && !defined.contains(&vkey(v))
+                && !forward.contains_key(&vkey(v))
+            {
+                let r = d.b.reg();
+                forward.insert(vkey(v), r);
+                d.b.regs.insert(vkey(v), r);
+            }
+        }
+        for i in 0..mlirOperationGetNumResults(op) {
+            defined.insert(vkey(mlirOperationGetResult(op, i)));
+        }
+        Ok(())
+    })?;
     for blk in &blocks {
         let mut code = Vec::new();
         let mut op = mlirBlockGetFirstOperation(*blk);
@@ -510,6 +532,26 @@ unsafe fn compile_kernel(
                     d.err(e)
                 }
             })?;
+            for i in 0..mlirOperationGetNumResults(op) {
+                let v = mlirOperationGetResult(op, i);
+                if let Some(r) = forward.get(&vkey(v)) {
+                    let ty = if is_ptr(v) {
+                        Ty::I64
+                    } else {
+                        scalar_ty(mlirValueGetType(v)).map_err(|w| d.err(w))?
+                    };
+                    let a = d.b.use_(v)?;
+                    if a != *r {
+                        code.push(Inst::Cast {
+                            op: CastOp::Bitcast,
+                            from: ty,
+                            to: ty,
+                            d: *r,
+                            a,
+                        });
+                    }
+                }
+            }
             op = mlirOperationGetNextInBlock(op);
         }
         d.b.code.push(code);
@@ -680,6 +722,7 @@ fn intrinsic(full: &str) -> Option<Intr> {
             ("ntid", Some(i)) => tessel_runtime::bytecode::Special::BlockDim(i),
             ("nctaid", Some(i)) => tessel_runtime::bytecode::Special::GridDim(i),
             ("laneid", _) => tessel_runtime::bytecode::Special::LaneId,
+            ("clock" | "clock64", _) => tessel_runtime::bytecode::Special::Clock,
             _ => return None,
         }));
     }
@@ -750,6 +793,10 @@ fn intrinsic(full: &str) -> Option<Intr> {
         _ if base("tanh") => Un(U::FTanh),
         _ if base("atan") => Un(U::FAtan),
         _ if base("abs") => Un(U::AbsI),
+        _ if base("ctlz") => Un(U::Clz),
+        _ if base("cttz") => Un(U::Ctz),
+        _ if base("ctpop") => Un(U::Popc),
+        _ if base("bitreverse") => Un(U::BitRev),
         _ if base("pow") => Bin(B::FPow),
         _ if base("copysign") => Bin(B::FCopySign),
         _ if base("maxnum") => Bin(B::FMaxNum),
@@ -812,21 +859,7 @@ unsafe fn lower(d: &mut Dev, op: MlirOperation, code: &mut Vec<Inst>) -> Result<
     match name.as_str() {
         "llvm.mlir.constant" => {
             let ty = rty(0).map_err(|w| format!("a constant of {w}"))?;
-            let a = attr(op, "value").ok_or("a constant without a value")?;
-            let v = if mlirAttributeIsAInteger(a) {
-                mlirIntegerAttrGetValueInt(a) as u64
-            } else if mlirAttributeIsAFloat(a) {
-                let x = mlirFloatAttrGetValueDouble(a);
-                if ty == Ty::F32 {
-                    (x as f32).to_bits() as u64
-                } else {
-                    x.to_bits()
-                }
-            } else if mlirAttributeIsABool(a) {
-                mlirBoolAttrGetValue(a) as u64
-            } else {
-                return Err(format!("the constant {}", print_attr(a)));
-            };
+            let v = constant_bits(op, ty)?;
             let r = d.konst(v, ty);
             d.b.regs.insert(vkey(result(0)), r);
         }
@@ -996,6 +1029,16 @@ unsafe fn lower(d: &mut Dev, op: MlirOperation, code: &mut Vec<Inst>) -> Result<
             )
         }
         "nvvm.barrier0" | "nvvm.barrier" => code.push(Inst::Barrier),
+        // Inline PTX without side effects whose results nothing reads does nothing (the
+        // shared-memory base cooperative groups compute and may leave unused).
+        "llvm.inline_asm"
+            if attr(op, "has_side_effects").is_none()
+                && (0..mlirOperationGetNumResults(op)).all(|i| {
+                    mlirValueGetFirstUse(mlirOperationGetResult(op, i))
+                        .ptr
+                        .is_null()
+                }) => {}
+        "llvm.inline_asm" => return Err("inline PTX assembly".into()),
         "llvm.call_intrinsic" | "llvm.call" => {
             let callee = if name == "llvm.call" {
                 sym_of(op, "callee").unwrap_or_default()

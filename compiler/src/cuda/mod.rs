@@ -5,8 +5,9 @@
 //!
 //! Steps, each shown by `-v` and `-###`:
 //! 1. a CUDA toolkit directory for clang (`--cuda-path`), assembled in the build's
-//!    temporary directory from the PyPI wheels: headers of nvidia-cuda-runtime-cu12 and
-//!    nvidia-cuda-nvcc-cu12, libdevice, a `version.json` (no CUDA SDK needed);
+//!    temporary directory from the PyPI wheels: headers of nvidia-cuda-runtime-cu12,
+//!    nvidia-cuda-nvcc-cu12 and nvidia-cuda-cccl-cu12, libdevice, a `version.json` (no
+//!    CUDA SDK needed);
 //! 2. the device side, `clang --cuda-device-only -O3` (nvcc optimizes device code at
 //!    every host `-O`): LLVM IR, imported into MLIR's llvm dialect
 //!    (`mlir-translate --import-llvm`) and compiled to sim's form ([`device`]); and PTX
@@ -24,12 +25,18 @@
 pub mod device;
 
 use crate::pipeline::Failure;
+use crate::program::run;
 use crate::subcommand;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The C++ part of the CUDA runtime layer.
 const CUDART_CPP: &str = include_str!("../../../runtime/cuda/tessel_cudart.cpp");
+
+/// `cuda_profiler_api.h`, for programs that bracket their kernels with the profiler.
+const PROFILER_H: &str = "#pragma once\n#include <cuda_runtime_api.h>\n\
+extern \"C\" cudaError_t cudaProfilerStart(void);\n\
+extern \"C\" cudaError_t cudaProfilerStop(void);\n";
 
 fn err(msg: impl Into<String>) -> Failure {
     Failure(vec![format!("error: {}", msg.into())])
@@ -38,22 +45,6 @@ fn err(msg: impl Into<String>) -> Failure {
 /// Whether `input` is CUDA source.
 pub fn is_cuda(input: &str) -> bool {
     input.ends_with(".cu")
-}
-
-/// Runs a tool; its warnings are printed, its errors returned.
-fn run(cmd: &mut Command, what: &str) -> Result<Vec<u8>, Failure> {
-    let out = subcommand::output(cmd, what).map_err(err)?;
-    if !out.status.success() {
-        let msg = String::from_utf8_lossy(&out.stderr);
-        return Err(Failure(
-            msg.lines()
-                .map(String::from)
-                .chain([format!("error: {what} failed")])
-                .collect(),
-        ));
-    }
-    eprint!("{}", String::from_utf8_lossy(&out.stderr));
-    Ok(out.stdout)
 }
 
 /// Assembles a CUDA toolkit directory for clang under `dir` (see the module comment).
@@ -71,7 +62,12 @@ pub fn toolkit(dir: &Path) -> Result<PathBuf, Failure> {
     std::fs::create_dir_all(root.join("nvvm/libdevice")).map_err(io)?;
     std::fs::create_dir_all(root.join("bin")).map_err(io)?;
     std::fs::create_dir_all(root.join("lib64")).map_err(io)?;
-    for src in [runtime.join("include"), nvcc.join("include")] {
+    // CCCL (libcu++'s `nv/target`, CUB, Thrust) where its wheel is installed.
+    let cccl = crate::registry::cuda_cccl_dir().map(|d| d.join("include"));
+    for src in [runtime.join("include"), nvcc.join("include")]
+        .into_iter()
+        .chain(cccl)
+    {
         for e in std::fs::read_dir(&src).map_err(io)?.flatten() {
             let to = inc.join(e.file_name());
             if !to.exists() {
@@ -83,6 +79,11 @@ pub fn toolkit(dir: &Path) -> Result<PathBuf, Failure> {
     let curand = inc.join("curand_mtgp32_kernel.h");
     if !curand.exists() {
         std::fs::write(curand, "").map_err(io)?;
+    }
+    // The profiler control API (its own wheel): the runtime layer's no-ops.
+    let profiler = inc.join("cuda_profiler_api.h");
+    if !profiler.exists() {
+        std::fs::write(profiler, PROFILER_H).map_err(io)?;
     }
     let libdevice = nvcc.join("nvvm/libdevice/libdevice.10.bc");
     std::os::unix::fs::symlink(&libdevice, root.join("nvvm/libdevice/libdevice.10.bc"))
