@@ -23,6 +23,15 @@ pub trait Device: Send {
     fn load(&mut self, image: &[u8]) -> Result<usize, String>;
     fn unload(&mut self, module: usize);
     fn function(&mut self, module: usize, name: &str) -> Result<usize, String>;
+    /// The device address of module variable `name` (a CUDA `__device__` or
+    /// `__constant__` variable) of `bytes` bytes; sim creates it zeroed at the first
+    /// request.
+    fn global(&mut self, module: usize, name: &str, bytes: u64) -> Result<*mut c_void, String> {
+        let _ = (module, bytes);
+        Err(format!(
+            "the module variable '{name}': this device does not give module variables' addresses"
+        ))
+    }
     /// Runs a kernel to completion. `params` holds `nparams` pointers to the argument
     /// values, laid out as `gpu-to-llvm` passes them (memrefs as unpacked descriptors).
     fn launch(

@@ -106,6 +106,7 @@ api!("libcuda.so.1", Api {
     cuModuleLoadDataEx(*mut P, *const c_void, u32, *mut i32, *mut P);
     cuOccupancyMaxActiveBlocksPerMultiprocessor(*mut i32, P, i32, usize);
     cuDevicePrimaryCtxRelease_v2(i32);
+    cuModuleGetGlobal_v2(*mut u64, *mut usize, P, *const c_char);
 });
 
 const CUDA_ERROR_NO_DEVICE: i32 = 100;
@@ -428,6 +429,28 @@ impl Device for Cuda {
                 (self.api.cuModuleUnload)(m);
             }
         }
+    }
+
+    fn global(&mut self, module: usize, name: &str, _bytes: u64) -> Result<*mut c_void, String> {
+        self.current()?;
+        let m = self
+            .modules
+            .get(module)
+            .copied()
+            .flatten()
+            .ok_or_else(|| format!("the variable '{name}' of a module that is not loaded"))?;
+        let get = self
+            .api
+            .cuModuleGetGlobal_v2
+            .ok_or("the CUDA driver has no cuModuleGetGlobal_v2")?;
+        let cname = CString::new(name).map_err(|_| "variable name with a NUL byte".to_string())?;
+        let (mut p, mut n) = (0u64, 0usize);
+        // SAFETY: a loaded module, a NUL-terminated name and valid out-pointers.
+        self.check(
+            unsafe { get(&mut p, &mut n, m, cname.as_ptr()) },
+            &format!("cuModuleGetGlobal({name})"),
+        )?;
+        Ok(p as *mut c_void)
     }
 
     fn function(&mut self, module: usize, name: &str) -> Result<usize, String> {

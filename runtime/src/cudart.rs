@@ -34,6 +34,7 @@ const SUCCESS: i32 = 0;
 const INVALID_VALUE: i32 = 1;
 const INVALID_CONFIGURATION: i32 = 9;
 const INVALID_DEVICE: i32 = 101;
+const INVALID_SYMBOL: i32 = 13;
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
@@ -46,12 +47,28 @@ pub struct Dim3 {
 struct Image {
     bytes: &'static [u8],
     module: Option<usize>,
+    vars: Vec<Var>,
+}
+
+/// A `__device__` or `__constant__` variable of an image.
+struct Var {
+    name: String,
+    bytes: u64,
+    /// Its initial value (the device initializer, or the host shadow's bytes); `None`:
+    /// zero.
+    init: Option<&'static [u8]>,
+    /// The host shadow variable whose address `cudaMemcpyToSymbol` receives.
+    host: usize,
+    /// Its device address, once the module is loaded.
+    device: Option<usize>,
 }
 
 struct Function {
     image: usize,
     name: String,
     nparams: usize,
+    /// Module variables the kernel reaches, passed to sim after the parameters.
+    globals: Vec<String>,
     handle: Option<usize>,
 }
 
@@ -97,23 +114,32 @@ pub unsafe extern "C" fn __tessel_cuda_register_image(image: *const u8, len: u64
         r.images.push(Image {
             bytes,
             module: None,
+            vars: Vec::new(),
         });
         r.images.len() as u64 - 1
     })
 }
 
-/// Pairs a kernel's host stub with its name in image `image`.
+/// Pairs a kernel's host stub with its name in image `image`; `globals` names the
+/// module variables it reaches, comma-separated.
 ///
 /// # Safety
-/// `name` is a NUL-terminated string.
+/// `name` and `globals` are NUL-terminated strings.
 #[no_mangle]
 pub unsafe extern "C" fn __tessel_cuda_register_function(
     image: u64,
     stub: *const c_void,
     name: *const c_char,
     nparams: u32,
+    globals: *const c_char,
 ) {
     let name = CStr::from_ptr(name).to_string_lossy().into_owned();
+    let globals = CStr::from_ptr(globals)
+        .to_string_lossy()
+        .split(',')
+        .filter(|g| !g.is_empty())
+        .map(String::from)
+        .collect();
     with_registry(|r| {
         r.functions.insert(
             stub as usize,
@@ -121,10 +147,172 @@ pub unsafe extern "C" fn __tessel_cuda_register_function(
                 image: image as usize,
                 name,
                 nparams: nparams as usize,
+                globals,
                 handle: None,
             },
         )
     });
+}
+
+/// Registers a module variable of image `image`: its host shadow (`host`, the address
+/// the program names it by), name, size and initial value (`init`, `bytes` bytes, or
+/// null for zero).
+///
+/// # Safety
+/// `name` is NUL-terminated; `init`, when not null, points to `bytes` bytes that live as
+/// long as the program.
+#[no_mangle]
+pub unsafe extern "C" fn __tessel_cuda_register_var(
+    image: u64,
+    host: *const c_void,
+    name: *const c_char,
+    bytes: u64,
+    init: *const u8,
+) {
+    let name = CStr::from_ptr(name).to_string_lossy().into_owned();
+    let init = (!init.is_null()).then(|| std::slice::from_raw_parts(init, bytes as usize));
+    with_registry(|r| {
+        if let Some(i) = r.images.get_mut(image as usize) {
+            i.vars.push(Var {
+                name,
+                bytes,
+                init,
+                host: host as usize,
+                device: None,
+            });
+        }
+    });
+}
+
+/// Loads image `image` on the device once, with its variables set to their initial
+/// values; returns the module.
+fn module(r: &mut Registry, device: &mut dyn crate::api::Device, image: usize) -> usize {
+    if let Some(m) = r.images[image].module {
+        return m;
+    }
+    let img = &mut r.images[image];
+    let m = device.load(img.bytes).unwrap_or_else(|e| die(&e));
+    img.module = Some(m);
+    for v in &mut img.vars {
+        let p = device
+            .global(m, &v.name, v.bytes)
+            .unwrap_or_else(|e| die(&e));
+        if let Some(init) = v.init {
+            device
+                .memcpy(p, init.as_ptr() as *const c_void, v.bytes)
+                .unwrap_or_else(|e| die(&e));
+        }
+        v.device = Some(p as usize);
+    }
+    m
+}
+
+/// The device address of the variable whose host shadow is at `symbol`, and its size.
+fn symbol(symbol: *const c_void) -> Option<(usize, u64)> {
+    let mut reg = registry();
+    let r = reg.as_mut()?;
+    let image = r.images.iter().position(|i| {
+        i.vars
+            .iter()
+            .any(|v| v.host == symbol as usize && v.host != 0)
+    })?;
+    let mut d = rt();
+    module(r, d.device.as_mut(), image);
+    r.images[image]
+        .vars
+        .iter()
+        .find(|v| v.host == symbol as usize)
+        .and_then(|v| Some((v.device?, v.bytes)))
+}
+
+/// # Safety
+/// `src` is readable for `count` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpyToSymbol(
+    sym: *const c_void,
+    src: *const c_void,
+    count: usize,
+    offset: usize,
+    _kind: i32,
+) -> i32 {
+    match symbol(sym) {
+        Some((dev, bytes)) if (offset + count) as u64 <= bytes => {
+            cudaMemcpy((dev + offset) as *mut c_void, src, count, 1)
+        }
+        _ => fail(INVALID_SYMBOL),
+    }
+}
+
+/// # Safety
+/// `dst` is writable for `count` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpyFromSymbol(
+    dst: *mut c_void,
+    sym: *const c_void,
+    count: usize,
+    offset: usize,
+    _kind: i32,
+) -> i32 {
+    match symbol(sym) {
+        Some((dev, bytes)) if (offset + count) as u64 <= bytes => {
+            cudaMemcpy(dst, (dev + offset) as *const c_void, count, 2)
+        }
+        _ => fail(INVALID_SYMBOL),
+    }
+}
+
+/// # Safety
+/// As [`cudaMemcpyToSymbol`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpyToSymbolAsync(
+    sym: *const c_void,
+    src: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: i32,
+    _stream: *mut c_void,
+) -> i32 {
+    cudaMemcpyToSymbol(sym, src, count, offset, kind)
+}
+
+/// # Safety
+/// As [`cudaMemcpyFromSymbol`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpyFromSymbolAsync(
+    dst: *mut c_void,
+    sym: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: i32,
+    _stream: *mut c_void,
+) -> i32 {
+    cudaMemcpyFromSymbol(dst, sym, count, offset, kind)
+}
+
+/// # Safety
+/// `ptr` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGetSymbolAddress(ptr: *mut *mut c_void, sym: *const c_void) -> i32 {
+    match (symbol(sym), ptr.is_null()) {
+        (Some((dev, _)), false) => {
+            *ptr = dev as *mut c_void;
+            SUCCESS
+        }
+        _ => fail(INVALID_SYMBOL),
+    }
+}
+
+/// # Safety
+/// `size` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGetSymbolSize(size: *mut usize, sym: *const c_void) -> i32 {
+    match (symbol(sym), size.is_null()) {
+        (Some((_, bytes)), false) => {
+            *size = bytes as usize;
+            SUCCESS
+        }
+        _ => fail(INVALID_SYMBOL),
+    }
 }
 
 #[no_mangle]
@@ -190,21 +378,12 @@ pub unsafe extern "C" fn cudaLaunchKernel(
         ))
     };
     let (image, name, nparams, handle) = (f.image, f.name.clone(), f.nparams, f.handle);
+    let globals = f.globals.clone();
     let mut device = rt();
+    let module = module(r, device.device.as_mut(), image);
     let handle = match handle {
         Some(h) => h,
         None => {
-            let module = match r.images[image].module {
-                Some(m) => m,
-                None => {
-                    let m = device
-                        .device
-                        .load(r.images[image].bytes)
-                        .unwrap_or_else(|e| die(&e));
-                    r.images[image].module = Some(m);
-                    m
-                }
-            };
             let h = device
                 .device
                 .function(module, &name)
@@ -215,11 +394,27 @@ pub unsafe extern "C" fn cudaLaunchKernel(
             h
         }
     };
-    let params = if nparams == 0 {
-        &[][..]
+    let mut params: Vec<*mut c_void> = if nparams == 0 {
+        Vec::new()
     } else {
-        std::slice::from_raw_parts(args, nparams)
+        std::slice::from_raw_parts(args, nparams).to_vec()
     };
+    // The module variables the kernel reaches follow its parameters, as sim's form takes
+    // them (a GPU's kernel reads them from its module and ignores these).
+    let mut addresses: Vec<u64> = globals
+        .iter()
+        .map(|g| {
+            r.images[image]
+                .vars
+                .iter()
+                .find(|v| v.name == *g)
+                .and_then(|v| v.device)
+                .unwrap_or_else(|| die(&format!("kernel '{name}' reaches the variable '{g}', which the program did not register")))
+                as u64
+        })
+        .collect();
+    params.extend(addresses.iter_mut().map(|a| a as *mut u64 as *mut c_void));
+    let params = &params[..];
     let l = device
         .device
         .launch(
@@ -492,7 +687,7 @@ pub extern "C" fn cudaPeekAtLastError() -> i32 {
 }
 
 /// (code, name, description) of the errors this layer returns.
-const ERRORS: [(i32, &CStr, &CStr); 5] = [
+const ERRORS: [(i32, &CStr, &CStr); 6] = [
     (SUCCESS, c"cudaSuccess", c"no error"),
     (INVALID_VALUE, c"cudaErrorInvalidValue", c"invalid argument"),
     (
@@ -504,6 +699,11 @@ const ERRORS: [(i32, &CStr, &CStr); 5] = [
         INVALID_DEVICE,
         c"cudaErrorInvalidDevice",
         c"invalid device ordinal",
+    ),
+    (
+        INVALID_SYMBOL,
+        c"cudaErrorInvalidSymbol",
+        c"invalid device symbol",
     ),
     (-1, c"cudaErrorUnknown", c"unrecognized error code"),
 ];

@@ -134,6 +134,8 @@ pub struct Sim {
     epoch: u64,
     /// Threads to run blocks on (`TESSEL_SIM_THREADS`; `None`: the machine's cores).
     threads: Option<usize>,
+    /// Module variables, by module and name: their device allocations.
+    globals: HashMap<(usize, String), u64>,
 }
 
 impl Sim {
@@ -143,6 +145,7 @@ impl Sim {
             allocs: BTreeMap::new(),
             modules: Vec::new(),
             functions: Vec::new(),
+            globals: HashMap::new(),
             stamp: 1,
             caches: None,
             shadows: Vec::new(),
@@ -1510,6 +1513,17 @@ impl Device for Sim {
         if let Some(m) = self.modules.get_mut(module) {
             *m = None;
         }
+        let vars: Vec<(usize, String)> = self
+            .globals
+            .keys()
+            .filter(|k| k.0 == module)
+            .cloned()
+            .collect();
+        for k in vars {
+            if let Some(p) = self.globals.remove(&k) {
+                let _ = self.free(p as *mut c_void);
+            }
+        }
     }
 
     fn function(&mut self, module: usize, name: &str) -> Result<usize, String> {
@@ -1526,6 +1540,24 @@ impl Device for Sim {
             .ok_or_else(|| format!("no kernel named '{name}' in the module"))?;
         self.functions.push(k.clone());
         Ok(self.functions.len() - 1)
+    }
+
+    fn global(&mut self, module: usize, name: &str, bytes: u64) -> Result<*mut c_void, String> {
+        if let Some(p) = self.globals.get(&(module, name.to_string())) {
+            return Ok(*p as *mut c_void);
+        }
+        if self.modules.get(module).and_then(|m| m.as_ref()).is_none() {
+            return Err(format!(
+                "the variable '{name}' of a module that is not loaded"
+            ));
+        }
+        let p = self.alloc(bytes)?;
+        if bytes > 0 {
+            // SAFETY: a fresh allocation of `bytes` bytes.
+            unsafe { std::ptr::write_bytes(p as *mut u8, 0, bytes as usize) };
+        }
+        self.globals.insert((module, name.to_string()), p as u64);
+        Ok(p)
     }
 
     fn launch(

@@ -195,8 +195,6 @@ enum Root {
     Shared(String),
     /// A private array (`llvm.alloca`), by operation.
     Alloca(usize),
-    /// A global other than shared memory (`__device__`, `__constant__`).
-    Global(String),
     /// Pointers from different roots meet here.
     Mixed,
 }
@@ -210,6 +208,9 @@ struct Dev {
     /// Private arrays: offset in the thread's private memory, bytes.
     allocas: HashMap<usize, (u64, i64)>,
     konst: HashMap<(u64, u8), Reg>,
+    /// Module variables (`__device__`, `__constant__`) the kernel reaches, by name: the
+    /// hidden pointer parameter, after the kernel's own, that binds each.
+    hidden: Vec<(String, usize)>,
     /// The function's blocks, and the blocks `switch` adds after them.
     nblocks: u32,
     extra: Vec<Vec<Inst>>,
@@ -251,7 +252,7 @@ impl Dev {
         match self.roots.get(&vkey(v)) {
             Some(Root::Mixed) => Err(self.err("a pointer that may point into different arrays")),
             Some(r) => Ok(r.clone()),
-            None => Err(self.err("a pointer that does not come from a kernel parameter, a __shared__ variable or a local array (a pointer loaded from memory, or made from an integer)")),
+            None => Err(self.err("a pointer that does not come from a kernel parameter, a variable or a local array (a pointer loaded from memory, or made from an integer)")),
         }
     }
 
@@ -269,11 +270,6 @@ impl Dev {
             Root::Alloca(a) => {
                 let (o, n) = self.allocas[a];
                 (Space::Private, 0, o, n)
-            }
-            Root::Global(g) => {
-                return Err(self.err(format!(
-                    "an access to the global variable '{g}' (__device__ and __constant__ variables are not supported yet)"
-                )))
             }
             Root::Mixed => return Err(self.err("a pointer into different arrays")),
         };
@@ -304,14 +300,84 @@ impl Dev {
     }
 }
 
+/// The initial value of a module variable.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Init {
+    Zero,
+    Bytes(Vec<u8>),
+    /// An initializer this reader does not decode (the host shadow holds it).
+    Unknown,
+}
+
+/// A module variable (`__device__`, `__constant__`) some kernel reaches.
+#[derive(Clone, Debug)]
+pub struct ModuleVar {
+    pub name: String,
+    pub bytes: u64,
+    pub init: Init,
+}
+
+/// An NVVM module in sim's form.
+pub struct DeviceModule {
+    pub kernels: Vec<Kernel>,
+    /// Per kernel, the variables bound to its hidden parameters, in order.
+    pub kernel_vars: Vec<Vec<String>>,
+    pub vars: Vec<ModuleVar>,
+}
+
+/// The initial value of `llvm.mlir.global` `op` of `bytes` bytes.
+unsafe fn initial_value(op: MlirOperation, bytes: u64) -> Init {
+    let Some(a) = attr(op, "value") else {
+        // An initializer region: zero when it returns `llvm.mlir.zero`.
+        let blk = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+        if blk.ptr.is_null() {
+            return Init::Zero;
+        }
+        let first = mlirBlockGetFirstOperation(blk);
+        let zero = !first.ptr.is_null()
+            && op_name(first) == "llvm.mlir.zero"
+            && op_name(mlirOperationGetNextInBlock(first)) == "llvm.return";
+        return if zero { Init::Zero } else { Init::Unknown };
+    };
+    let n = bytes as usize;
+    let mut v = if mlirAttributeIsADenseElements(a) {
+        let raw = mlirDenseElementsAttrGetRawData(a) as *const u8;
+        let elems = mlirElementsAttrGetNumElements(a).max(1) as usize;
+        let each = n / elems;
+        if mlirDenseElementsAttrIsSplat(a) {
+            let one = std::slice::from_raw_parts(raw, each);
+            one.repeat(elems)
+        } else {
+            std::slice::from_raw_parts(raw, n).to_vec()
+        }
+    } else if mlirAttributeIsAInteger(a) {
+        mlirIntegerAttrGetValueInt(a).to_le_bytes().to_vec()
+    } else if mlirAttributeIsAFloat(a) {
+        let x = mlirFloatAttrGetValueDouble(a);
+        if n == 4 {
+            (x as f32).to_le_bytes().to_vec()
+        } else {
+            x.to_le_bytes().to_vec()
+        }
+    } else if mlirAttributeIsAString(a) {
+        let s = mlirStringAttrGetValue(a);
+        std::slice::from_raw_parts(s.data as *const u8, s.length).to_vec()
+    } else {
+        return Init::Unknown;
+    };
+    v.resize(n, 0);
+    Init::Bytes(v)
+}
+
 /// Compiles every kernel of an NVVM module in the llvm dialect.
 ///
 /// # Safety
 /// `module` must be a valid `builtin.module` operation of a live context.
-pub unsafe fn compile_module(module: MlirOperation) -> Result<Vec<Kernel>, String> {
+pub unsafe fn compile_module(module: MlirOperation) -> Result<DeviceModule, String> {
     let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
     // Module-level variables: address space and layout.
     let mut globals: HashMap<String, (i64, String)> = HashMap::new();
+    let mut defs: HashMap<String, MlirOperation> = HashMap::new();
     let mut op = mlirBlockGetFirstOperation(body);
     while !op.ptr.is_null() {
         if op_name(op) == "llvm.mlir.global" {
@@ -322,17 +388,35 @@ pub unsafe fn compile_module(module: MlirOperation) -> Result<Vec<Kernel>, Strin
             let ty = attr(op, "global_type")
                 .map(|a| print_type(mlirTypeAttrGetValue(a)))
                 .unwrap_or_default();
-            globals.insert(name, (space, ty));
+            globals.insert(name.clone(), (space, ty));
+            defs.insert(name, op);
         }
         op = mlirOperationGetNextInBlock(op);
     }
-    let mut out = Vec::new();
+    let mut out = DeviceModule {
+        kernels: Vec::new(),
+        kernel_vars: Vec::new(),
+        vars: Vec::new(),
+    };
     let mut op = mlirBlockGetFirstOperation(body);
     while !op.ptr.is_null() {
         if op_name(op) == "llvm.func"
             && attr(op, "CConv").is_some_and(|a| print_attr(a).contains("ptx_kernel"))
         {
-            out.push(compile_kernel(op, &globals)?);
+            let (k, vars) = compile_kernel(op, &globals)?;
+            for v in &vars {
+                if out.vars.iter().any(|m| m.name == *v) {
+                    continue;
+                }
+                let bytes = layout(&globals[v].1)?.size();
+                out.vars.push(ModuleVar {
+                    name: v.clone(),
+                    bytes,
+                    init: initial_value(defs[v], bytes),
+                });
+            }
+            out.kernels.push(k);
+            out.kernel_vars.push(vars);
         }
         op = mlirOperationGetNextInBlock(op);
     }
@@ -394,7 +478,7 @@ unsafe fn successors(op: MlirOperation) -> Result<Vec<(MlirBlock, Vec<MlirValue>
 unsafe fn compile_kernel(
     f: MlirOperation,
     globals: &HashMap<String, (i64, String)>,
-) -> Result<Kernel, String> {
+) -> Result<(Kernel, Vec<String>), String> {
     let name = sym_of(f, "sym_name").unwrap_or_default();
     let mut d = Dev {
         b: Builder::new(&name),
@@ -403,6 +487,7 @@ unsafe fn compile_kernel(
         shared: HashMap::new(),
         allocas: HashMap::new(),
         konst: HashMap::new(),
+        hidden: Vec::new(),
         nblocks: 0,
         extra: Vec::new(),
     };
@@ -450,7 +535,18 @@ unsafe fn compile_kernel(
                 let Some((space, ty)) = globals.get(&g) else {
                     return Err(d.err(format!("the address of '{g}', which is not a variable")));
                 };
-                if *space != 3 || d.shared.contains_key(&g) || dynamic.contains(&g) {
+                if *space != 3 {
+                    if !d.hidden.iter().any(|h| h.0 == g) {
+                        let reg = d.b.reg();
+                        d.b.k.args.push(Arg::Ptr {
+                            slots: Vec::new(),
+                            reg,
+                        });
+                        d.hidden.push((g, d.b.k.args.len() - 1));
+                    }
+                    return Ok(());
+                }
+                if d.shared.contains_key(&g) || dynamic.contains(&g) {
                     return Ok(());
                 }
                 let l = layout(ty).map_err(|w| d.err(w))?;
@@ -485,7 +581,7 @@ unsafe fn compile_kernel(
             d.shared.insert(g, (off, -1));
         }
     }
-    find_roots(&mut d, &blocks, globals)?;
+    find_roots(&mut d, &blocks)?;
     // Block arguments get registers (a pointer's: its offset).
     for blk in &blocks[1..] {
         for i in 0..mlirBlockGetNumArguments(*blk) {
@@ -558,7 +654,8 @@ unsafe fn compile_kernel(
     }
     let extra = std::mem::take(&mut d.extra);
     d.b.code.extend(extra);
-    d.b.finish()
+    let vars = d.hidden.iter().map(|h| h.0.clone()).collect();
+    Ok((d.b.finish()?, vars))
 }
 
 /// The value of an integer constant.
@@ -575,11 +672,7 @@ unsafe fn const_int(v: MlirValue) -> Option<i64> {
 }
 
 /// The root of every pointer value, to a fixed point over the block arguments.
-unsafe fn find_roots(
-    d: &mut Dev,
-    blocks: &[MlirBlock],
-    globals: &HashMap<String, (i64, String)>,
-) -> Result<(), String> {
+unsafe fn find_roots(d: &mut Dev, blocks: &[MlirBlock]) -> Result<(), String> {
     fn merge(roots: &mut HashMap<usize, Root>, v: usize, r: Option<Root>) -> bool {
         let Some(r) = r else { return false };
         match roots.get(&v) {
@@ -619,10 +712,9 @@ unsafe fn find_roots(
                 }
                 ("llvm.mlir.addressof", Some(r)) => {
                     let g = sym_of(op, "global_name").unwrap_or_default();
-                    let root = if globals.get(&g).is_some_and(|x| x.0 == 3) {
-                        Root::Shared(g)
-                    } else {
-                        Root::Global(g)
+                    let root = match d.hidden.iter().find(|h| h.0 == g) {
+                        Some(h) => Root::Arg(h.1),
+                        None => Root::Shared(g),
                     };
                     changed |= merge(&mut d.roots, r, Some(root));
                 }
@@ -955,11 +1047,7 @@ unsafe fn lower(d: &mut Dev, op: MlirOperation, code: &mut Vec<Inst>) -> Result<
             });
         }
         "llvm.mlir.addressof" => {
-            if let Root::Global(g) = d.root(result(0))? {
-                return Err(format!(
-                    "the global variable '{g}' (__device__ and __constant__ variables are not supported yet)"
-                ));
-            }
+            d.root(result(0))?;
             let z = d.konst(0, Ty::I64);
             d.b.regs.insert(vkey(result(0)), z);
         }
@@ -972,6 +1060,14 @@ unsafe fn lower(d: &mut Dev, op: MlirOperation, code: &mut Vec<Inst>) -> Result<
             d.alias(result(0), operand(0))?;
         }
         "llvm.getelementptr" => gep(d, op, code)?,
+        "llvm.load" | "llvm.store"
+            if (name == "llvm.load" && is_ptr(result(0)))
+                || (name == "llvm.store" && is_ptr(operand(0))) =>
+        {
+            return Err(
+                "a pointer stored in memory (arrays of pointers, pointers in structures)".into(),
+            )
+        }
         "llvm.load" => {
             let ty = rty(0).map_err(|w| format!("a load of {w}"))?;
             let root = d.root(operand(0))?;

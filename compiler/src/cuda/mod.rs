@@ -135,16 +135,24 @@ fn archs(offload_arch: &[String]) -> Result<Vec<String>, Failure> {
     Ok(v)
 }
 
-/// The module image of `input`'s kernels: sim's form and PTX (and cubin) per
-/// architecture; with each kernel's name and parameter count.
+/// A kernel as the host registers it: its name, parameter count and the module
+/// variables bound to its hidden parameters.
+struct KernelInfo {
+    name: String,
+    nparams: usize,
+    vars: Vec<String>,
+}
+
+/// The module image of `input`'s kernels (sim's form, and PTX and cubin per
+/// architecture), its kernels and its module variables.
 fn device_image(
     input: &str,
     cuda: &Path,
     cflags: &[String],
     archs: &[String],
     dir: &Path,
-) -> Result<(Vec<u8>, Vec<(String, usize)>), Failure> {
-    use tessel_runtime::bytecode::{Arg, Code, CodeKind, FatBinary};
+) -> Result<(Vec<u8>, Vec<KernelInfo>, Vec<device::ModuleVar>), Failure> {
+    use tessel_runtime::bytecode::{Code, CodeKind, FatBinary};
     let ll = dir.join("device.ll");
     run(
         clang_device(cuda, &archs[0], cflags)
@@ -170,8 +178,12 @@ fn device_image(
         )));
     }
     let mlir = out.stdout;
-    let mut sim = if subcommand::show_only() {
-        Vec::new()
+    let dm = if subcommand::show_only() {
+        device::DeviceModule {
+            kernels: Vec::new(),
+            kernel_vars: Vec::new(),
+            vars: Vec::new(),
+        }
     } else {
         subcommand::in_process("device kernels to sim's form");
         let session = crate::mlir::Session::new();
@@ -186,6 +198,7 @@ fn device_image(
         unsafe { device::compile_module(m.as_operation().to_raw()) }
             .map_err(|e| err(format!("{input}: {e}")))?
     };
+    let mut sim = dm.kernels;
     let mut code = Vec::new();
     for (i, arch) in archs.iter().enumerate() {
         let ptx = dir.join(format!("device.{arch}.ptx"));
@@ -224,19 +237,14 @@ fn device_image(
     }
     let kernels = sim
         .iter()
-        .map(|k| {
-            let n = k
-                .args
-                .iter()
-                .map(|a| match a {
-                    Arg::MemRef { rank, .. } => 3 + 2 * *rank as usize,
-                    _ => 1,
-                })
-                .sum();
-            (k.name.clone(), n)
+        .zip(dm.kernel_vars)
+        .map(|(k, vars)| KernelInfo {
+            name: k.name.clone(),
+            nparams: k.args.len() - vars.len(),
+            vars,
         })
         .collect();
-    Ok((FatBinary { sim, code }.encode(), kernels))
+    Ok((FatBinary { sim, code }.encode(), kernels, dm.vars))
 }
 
 /// The kernel a host stub launches: `_Z18__device_stub__addPfi` -> `_Z3addPfi`,
@@ -259,9 +267,20 @@ fn kernel_of_stub(stub: &str) -> Option<String> {
     ))
 }
 
+/// What the registration object registers: each kernel by its host stub, and each
+/// module variable with its host shadow (when the host object defines one) and its
+/// initial value.
+struct Registration<'a> {
+    image: &'a [u8],
+    /// (stub, kernel)
+    kernels: Vec<(String, &'a KernelInfo)>,
+    /// (variable, host shadow defined)
+    vars: Vec<(&'a device::ModuleVar, bool)>,
+}
+
 /// LLVM IR text of the registration module: the image, and a constructor registering
-/// it and each kernel's stub.
-fn registration_ir(image: &[u8], kernels: &[(String, String, usize)]) -> String {
+/// it, each kernel's stub and each module variable.
+fn registration_ir(r: &Registration<'_>) -> String {
     use std::fmt::Write;
     let bytes = |b: &[u8]| {
         let mut s = String::with_capacity(b.len() * 3);
@@ -271,37 +290,80 @@ fn registration_ir(image: &[u8], kernels: &[(String, String, usize)]) -> String 
         s
     };
     let mut ir = String::new();
-    let _ = writeln!(
-        ir,
-        "@__tessel_cuda_image = private constant [{} x i8] c\"{}\", align 16",
-        image.len(),
-        bytes(image)
-    );
-    for (i, (_, name, _)) in kernels.iter().enumerate() {
-        let mut z = name.as_bytes().to_vec();
+    let cstr = |ir: &mut String, name: &str, text: &str| {
+        let mut z = text.as_bytes().to_vec();
         z.push(0);
         let _ = writeln!(
             ir,
-            "@__tessel_cuda_name{i} = private constant [{} x i8] c\"{}\"",
+            "@{name} = private constant [{} x i8] c\"{}\"",
             z.len(),
             bytes(&z)
         );
+    };
+    let _ = writeln!(
+        ir,
+        "@__tessel_cuda_image = private constant [{} x i8] c\"{}\", align 16",
+        r.image.len(),
+        bytes(r.image)
+    );
+    for (i, (_, k)) in r.kernels.iter().enumerate() {
+        cstr(&mut ir, &format!("__tessel_cuda_name{i}"), &k.name);
+        cstr(
+            &mut ir,
+            &format!("__tessel_cuda_vars{i}"),
+            &k.vars.join(","),
+        );
     }
-    for (stub, _, _) in kernels {
+    for (stub, _) in &r.kernels {
         let _ = writeln!(ir, "declare void @\"{stub}\"()");
     }
+    for (i, (v, shadow)) in r.vars.iter().enumerate() {
+        cstr(&mut ir, &format!("__tessel_cuda_var{i}"), &v.name);
+        if let device::Init::Bytes(b) = &v.init {
+            let _ = writeln!(
+                ir,
+                "@__tessel_cuda_init{i} = private constant [{} x i8] c\"{}\", align 16",
+                b.len(),
+                bytes(b)
+            );
+        }
+        if *shadow {
+            let _ = writeln!(ir, "@\"{}\" = external global i8", v.name);
+        }
+    }
     ir += "declare i64 @__tessel_cuda_register_image(ptr, i64)\n";
-    ir += "declare void @__tessel_cuda_register_function(i64, ptr, ptr, i32)\n";
+    ir += "declare void @__tessel_cuda_register_function(i64, ptr, ptr, i32, ptr)\n";
+    ir += "declare void @__tessel_cuda_register_var(i64, ptr, ptr, i64, ptr)\n";
     ir += "define internal void @__tessel_cuda_ctor() {\n";
     let _ = writeln!(
         ir,
         "  %h = call i64 @__tessel_cuda_register_image(ptr @__tessel_cuda_image, i64 {})",
-        image.len()
+        r.image.len()
     );
-    for (i, (stub, _, n)) in kernels.iter().enumerate() {
+    for (i, (stub, k)) in r.kernels.iter().enumerate() {
         let _ = writeln!(
             ir,
-            "  call void @__tessel_cuda_register_function(i64 %h, ptr @\"{stub}\", ptr @__tessel_cuda_name{i}, i32 {n})"
+            "  call void @__tessel_cuda_register_function(i64 %h, ptr @\"{stub}\", ptr @__tessel_cuda_name{i}, i32 {}, ptr @__tessel_cuda_vars{i})",
+            k.nparams
+        );
+    }
+    for (i, (v, shadow)) in r.vars.iter().enumerate() {
+        let host = if *shadow {
+            format!("@\"{}\"", v.name)
+        } else {
+            "null".into()
+        };
+        // The initial value: the device's initializer, else the host shadow's (clang
+        // gives it the same initializer), else zero.
+        let init = match &v.init {
+            device::Init::Bytes(_) => format!("@__tessel_cuda_init{i}"),
+            device::Init::Unknown if *shadow => host.clone(),
+            _ => "null".into(),
+        };
+        let _ = writeln!(
+            ir,
+            "  call void @__tessel_cuda_register_var(i64 %h, ptr {host}, ptr @__tessel_cuda_var{i}, i64 {}, ptr {init})",
+            v.bytes
         );
     }
     ir += "  ret void\n}\n";
@@ -331,7 +393,7 @@ pub fn compile_object(
     let archs = archs(o.offload_arch)?;
     let work = tempfile::tempdir_in(dir).map_err(|e| err(e.to_string()))?;
     let w = work.path();
-    let (image, kernels) = device_image(input, cuda, o.cflags, &archs, w)?;
+    let (image, kernels, vars) = device_image(input, cuda, o.cflags, &archs, w)?;
     let host = w.join("host.o");
     run(
         clang_cuda(cuda, &archs[0], o.cflags)
@@ -352,19 +414,40 @@ pub fn compile_object(
             .arg(&host),
         "llvm-nm",
     )?;
-    let mut regs = Vec::new();
+    let defined: Vec<String> = String::from_utf8_lossy(&nm)
+        .lines()
+        .map(String::from)
+        .collect();
+    let mut reg = Registration {
+        image: &image,
+        kernels: Vec::new(),
+        vars: Vec::new(),
+    };
     let mut local = Vec::new();
-    for stub in String::from_utf8_lossy(&nm).lines() {
+    for stub in &defined {
         let Some(k) = kernel_of_stub(stub) else {
             continue;
         };
-        if let Some((_, n)) = kernels.iter().find(|(name, _)| *name == k) {
-            regs.push((stub.to_string(), k, *n));
+        if let Some(info) = kernels.iter().find(|i| i.name == k) {
+            reg.kernels.push((stub.clone(), info));
             local.push(format!("--globalize-symbol={stub}"));
         }
     }
-    // A `static __global__` kernel's stub is local to the host object: make it visible
-    // to the registration object.
+    for v in &vars {
+        let shadow = defined.contains(&v.name);
+        if v.init == device::Init::Unknown && !shadow {
+            return Err(err(format!(
+                "{input}: the initial value of the device variable '{}' is not a constant sim can read",
+                v.name
+            )));
+        }
+        if shadow {
+            local.push(format!("--globalize-symbol={}", v.name));
+        }
+        reg.vars.push((v, shadow));
+    }
+    // A `static __global__` kernel's stub, or a `static __constant__` variable's host
+    // shadow, is local to the host object: make it visible to the registration object.
     run(
         Command::new(crate::pipeline::llvm_tool("llvm-objcopy"))
             .args(&local)
@@ -372,21 +455,21 @@ pub fn compile_object(
         "llvm-objcopy",
     )?;
     let reg_ll = w.join("register.ll");
-    std::fs::write(&reg_ll, registration_ir(&image, &regs)).map_err(|e| err(e.to_string()))?;
-    let reg = w.join("register.o");
+    std::fs::write(&reg_ll, registration_ir(&reg)).map_err(|e| err(e.to_string()))?;
+    let reg_o = w.join("register.o");
     run(
         Command::new(crate::pipeline::llvm_tool("clang"))
             .args(["-c", "-fPIC", "-O1", "-Wno-override-module"])
             .arg(&reg_ll)
             .arg("-o")
-            .arg(&reg),
+            .arg(&reg_o),
         "clang (kernel registration)",
     )?;
     run(
         Command::new(crate::pipeline::llvm_tool("ld.lld"))
             .arg("-r")
             .arg(&host)
-            .arg(&reg)
+            .arg(&reg_o)
             .arg("-o")
             .arg(out),
         "ld.lld -r",
@@ -445,8 +528,28 @@ mod tests {
 
     #[test]
     fn registration_names_stubs_and_kernels() {
-        let ir = registration_ir(b"AB", &[("__device_stub__k".into(), "k".into(), 2)]);
+        let k = KernelInfo {
+            name: "k".into(),
+            nparams: 2,
+            vars: vec!["table".into()],
+        };
+        let v = device::ModuleVar {
+            name: "table".into(),
+            bytes: 2,
+            init: device::Init::Bytes(vec![7, 8]),
+        };
+        let ir = registration_ir(&Registration {
+            image: b"AB",
+            kernels: vec![("__device_stub__k".into(), &k)],
+            vars: vec![(&v, true)],
+        });
         assert!(ir.contains("c\"\\41\\42\""), "{ir}");
-        assert!(ir.contains("ptr @\"__device_stub__k\", ptr @__tessel_cuda_name0, i32 2"));
+        assert!(ir.contains(
+            "ptr @\"__device_stub__k\", ptr @__tessel_cuda_name0, i32 2, ptr @__tessel_cuda_vars0"
+        ));
+        assert!(ir.contains("@__tessel_cuda_init0 = private constant [2 x i8] c\"\\07\\08\""));
+        assert!(ir.contains(
+            "register_var(i64 %h, ptr @\"table\", ptr @__tessel_cuda_var0, i64 2, ptr @__tessel_cuda_init0)"
+        ));
     }
 }
