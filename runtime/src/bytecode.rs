@@ -235,7 +235,52 @@ pub enum Inst {
     },
     Barrier,
     Return,
+    /// An atomic read-modify-write of a byte-addressed slot: `d` gets the old value;
+    /// the new one is `op(old, v)` (`Cas`: `v` when `old == c`). The lanes of a warp
+    /// take their turns in lane order.
+    Atomic {
+        op: AtomicOp,
+        ty: Ty,
+        d: Reg,
+        mem: u32,
+        idx: Vec<Reg>,
+        v: Reg,
+        c: Reg,
+    },
 }
+
+/// What an atomic computes from the old value and the operand (CUDA's `atomic*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicOp {
+    Xchg,
+    Add,
+    Sub,
+    And,
+    Nand,
+    Or,
+    Xor,
+    MaxS,
+    MinS,
+    MaxU,
+    MinU,
+    FAdd,
+    FSub,
+    FMax,
+    FMin,
+    /// `old >= v ? 0 : old + 1` (`atomicInc`).
+    IncWrap,
+    /// `old == 0 || old > v ? v : old - 1` (`atomicDec`).
+    DecWrap,
+    Cas,
+}
+
+const ATOMICS: [AtomicOp; 18] = {
+    use AtomicOp::*;
+    [
+        Xchg, Add, Sub, And, Nand, Or, Xor, MaxS, MinS, MaxU, MinU, FAdd, FSub, FMax, FMin,
+        IncWrap, DecWrap, Cas,
+    ]
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Space {
@@ -589,6 +634,22 @@ impl Kernel {
                 }
                 Inst::Barrier => w.u8(12),
                 Inst::Return => w.u8(13),
+                Inst::Atomic {
+                    op,
+                    ty,
+                    d,
+                    mem,
+                    idx,
+                    v,
+                    c,
+                } => {
+                    w.u8(14);
+                    w.u8(ATOMICS.iter().position(|x| x == op).unwrap() as u8);
+                    w.u8(ty.code());
+                    w.regs(&[*d, *v, *c]);
+                    w.u32(*mem);
+                    w.regs(idx);
+                }
             }
         }
     }
@@ -767,6 +828,23 @@ impl Kernel {
                 }
                 12 => Inst::Barrier,
                 13 => Inst::Return,
+                14 => {
+                    let op = lookup(&ATOMICS, r.u8()?, "atomic op")?;
+                    let ty = r.ty()?;
+                    let v = r.regs()?;
+                    if v.len() != 3 {
+                        return Err("malformed atomic in sim image".into());
+                    }
+                    Inst::Atomic {
+                        op,
+                        ty,
+                        d: v[0],
+                        v: v[1],
+                        c: v[2],
+                        mem: r.u32()?,
+                        idx: r.regs()?,
+                    }
+                }
                 c => return Err(format!("bad instruction code {c} in sim image")),
             });
         }
@@ -836,6 +914,18 @@ impl Kernel {
                     fmoves,
                 } => ok_r(c) && ok_t(t) && ok_t(f) && ok_mv(tmoves) && ok_mv(fmoves),
                 Inst::Barrier | Inst::Return => true,
+                Inst::Atomic {
+                    d, mem, idx, v, c, ..
+                } => {
+                    ok_r(d)
+                        && ok_r(v)
+                        && ok_r(c)
+                        && ok_m(mem)
+                        && idx.iter().all(ok_r)
+                        && self.slots[*mem as usize].bytes
+                        && self.slots[*mem as usize].space != Space::Private
+                        && idx.len() == 1
+                }
             })
             && matches!(
                 self.code.last(),

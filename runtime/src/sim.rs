@@ -769,11 +769,13 @@ fn class_of(i: &Inst, k: &Kernel) -> usize {
         Inst::Select { .. } | Inst::Dim { .. } => CLS_INT,
         Inst::Cast { .. } => CLS_CONVERT,
         Inst::Special { .. } => CLS_SPECIAL,
-        Inst::Load { mem, .. } | Inst::Store { mem, .. } => match k.slots[*mem as usize].space {
-            Space::Global => CLS_GLOBAL,
-            Space::Shared => CLS_SHARED,
-            Space::Private => CLS_LOCAL,
-        },
+        Inst::Load { mem, .. } | Inst::Store { mem, .. } | Inst::Atomic { mem, .. } => {
+            match k.slots[*mem as usize].space {
+                Space::Global => CLS_GLOBAL,
+                Space::Shared => CLS_SHARED,
+                Space::Private => CLS_LOCAL,
+            }
+        }
         Inst::Br { .. } | Inst::CondBr { .. } | Inst::Return => CLS_CONTROL,
         Inst::Barrier => CLS_BARRIER,
     }
@@ -1079,6 +1081,20 @@ impl<'a> Ctx<'a> {
                         self.memory(w, mask, *mem, idx, *d, false)?
                     }
                     Inst::Store { v, mem, idx } => self.memory(w, mask, *mem, idx, *v, true)?,
+                    Inst::Atomic {
+                        op,
+                        ty,
+                        d,
+                        mem,
+                        idx,
+                        v,
+                        c,
+                    } => {
+                        if cls == CLS_GLOBAL {
+                            w.chain += LOAD_LATENCY - LATENCY[CLS_GLOBAL];
+                        }
+                        self.atomic(w, mask, *op, *ty, *d, *mem, idx[0], *v, *c)?
+                    }
                     Inst::Br { target, moves } => {
                         lanes(mask, |l| {
                             parallel_move(r, moves, l);
@@ -1371,6 +1387,100 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
+    /// An atomic by the lanes of `mask`, in lane order, on a byte-addressed slot. Atomics
+    /// are not race-checked (they are the synchronization), and a kernel with global
+    /// ones runs its blocks on one thread, in order.
+    #[allow(clippy::too_many_arguments)]
+    fn atomic(
+        &mut self,
+        w: &mut Warp,
+        mask: u32,
+        op: AtomicOp,
+        ty: Ty,
+        d: Reg,
+        mem: u32,
+        idx: Reg,
+        v: Reg,
+        c: Reg,
+    ) -> Result<(), Fault> {
+        let slot = &self.k.slots[mem as usize];
+        let esz = ty.bytes() as u64;
+        let global = slot.space == Space::Global;
+        let mut addrs = [0u64; WARP];
+        let mut fault = None;
+        let shared_total = self.shared.len() as u64;
+        let (descs, shared) = (&self.descs, &mut self.shared);
+        lanes(mask, |l| {
+            if fault.is_some() {
+                return;
+            }
+            let off = w.regs[idx as usize * WARP + l];
+            let p = if global {
+                let desc = &descs[mem as usize];
+                let addr = desc.base.wrapping_add(off);
+                addrs[l] = addr.wrapping_add(desc.to_device);
+                if desc.end == 0 || addr < desc.start || addr.wrapping_add(esz) > desc.end {
+                    fault = Some(Fault {
+                        lane: l,
+                        msg: format!(
+                            "out-of-bounds atomic of {esz} bytes at {addr:#x} through argument {}",
+                            desc.arg
+                        ),
+                    });
+                    return;
+                }
+                addr as *mut u8
+            } else {
+                let size = if slot.shape[0] < 0 {
+                    shared_total - slot.offset
+                } else {
+                    slot.shape[0] as u64
+                };
+                if off.wrapping_add(esz) > size {
+                    fault = Some(Fault {
+                        lane: l,
+                        msg: format!("out-of-bounds atomic of shared memory: byte offset {} of a buffer of {size} bytes", off as i64),
+                    });
+                    return;
+                }
+                addrs[l] = slot.offset + off;
+                shared[(slot.offset + off) as usize..].as_mut_ptr()
+            };
+            if addrs[l] % esz != 0 {
+                fault = Some(Fault {
+                    lane: l,
+                    msg: format!("misaligned atomic of {esz} bytes"),
+                });
+                return;
+            }
+            let mut old = 0;
+            // SAFETY: inside a live allocation or the block's shared memory (checked above).
+            unsafe { access_raw(p, esz, &mut old, false, ty) };
+            let (x, y) = (w.regs[v as usize * WARP + l], w.regs[c as usize * WARP + l]);
+            let mut new = atomic_value(op, ty, old, x, y);
+            // SAFETY: as above.
+            unsafe { access_raw(p, esz, &mut new, true, ty) };
+            w.regs[d as usize * WARP + l] = old;
+        });
+        if let Some(f) = fault {
+            return Err(f);
+        }
+        if global {
+            let mut sectors = Vec::new();
+            lanes(mask, |l| sectors.push(addrs[l] / 32));
+            sectors.sort_unstable();
+            sectors.dedup();
+            self.trace.request(&sectors, true);
+            self.c.global_store_requests += 1;
+            self.c.global_store_sectors += sectors.len() as u64;
+        } else {
+            let wf = self.wavefronts(mask, &addrs, esz);
+            self.c.shared_store_requests += 1;
+            self.c.shared_store_wavefronts += wf;
+        }
+        Ok(())
+    }
+
     /// Wavefronts one shared request needs: per chunk of lanes covering the banks once,
     /// the most distinct words any bank must deliver.
     fn wavefronts(&self, mask: u32, addrs: &[u64; WARP], esz: u64) -> u64 {
@@ -1459,6 +1569,51 @@ fn conflict_msg(what: &str, addr: u64, esz: u64, other: Access, c: Geo, global: 
 
 /// # Safety
 /// `p` points to `esz` accessible bytes.
+/// The value an atomic leaves: `op` of the old value and the operand `v` (`Cas`: `v`
+/// when the old value is `c`).
+fn atomic_value(op: AtomicOp, ty: Ty, old: u64, v: u64, c: u64) -> u64 {
+    use AtomicOp::*;
+    let b = |o: BinOp| bin(o, ty, old, v).unwrap_or(old);
+    match op {
+        Xchg => v,
+        Add => b(BinOp::Add),
+        Sub => b(BinOp::Sub),
+        And => b(BinOp::And),
+        Nand => !b(BinOp::And) & ty.mask(),
+        Or => b(BinOp::Or),
+        Xor => b(BinOp::Xor),
+        MaxS => b(BinOp::MaxS),
+        MinS => b(BinOp::MinS),
+        MaxU => b(BinOp::MaxU),
+        MinU => b(BinOp::MinU),
+        FAdd => b(BinOp::FAdd),
+        FSub => b(BinOp::FSub),
+        FMax => b(BinOp::FMaxNum),
+        FMin => b(BinOp::FMinNum),
+        IncWrap => {
+            if old >= v {
+                0
+            } else {
+                (old + 1) & ty.mask()
+            }
+        }
+        DecWrap => {
+            if old == 0 || old > v {
+                v
+            } else {
+                old - 1
+            }
+        }
+        Cas => {
+            if old == c {
+                v
+            } else {
+                old
+            }
+        }
+    }
+}
+
 unsafe fn access_raw(p: *mut u8, esz: u64, reg: &mut u64, write: bool, ty: Ty) {
     if write {
         let bytes = reg.to_le_bytes();
@@ -1688,7 +1843,15 @@ impl Device for Sim {
             .iter()
             .map(|g| g.1 as u64 * std::mem::size_of::<Shadow>() as u64)
             .sum();
-        let threads = parallel::threads(self.threads, plan.blocks(), tpb, shadow_bytes);
+        // Global atomics make blocks depend on each other's order: one thread, in order.
+        let atomics = k.code.iter().any(|i| {
+            matches!(i, Inst::Atomic { mem, .. } if k.slots[*mem as usize].space == Space::Global)
+        });
+        let threads = if atomics {
+            1
+        } else {
+            parallel::threads(self.threads, plan.blocks(), tpb, shadow_bytes)
+        };
         let mut run = self.run_blocks(&plan, threads);
         if let Err(None) = run {
             run = self.run_blocks(&plan, 1);
@@ -1898,6 +2061,31 @@ mod tests {
             private_bytes: 0,
             registers: 0,
         }
+    }
+
+    #[test]
+    fn atomic_values() {
+        use AtomicOp::*;
+        assert_eq!(atomic_value(IncWrap, Ty::I32, 5, 6, 0), 6);
+        assert_eq!(atomic_value(IncWrap, Ty::I32, 6, 6, 0), 0);
+        assert_eq!(atomic_value(DecWrap, Ty::I32, 0, 6, 0), 6);
+        assert_eq!(atomic_value(DecWrap, Ty::I32, 9, 6, 0), 6);
+        assert_eq!(atomic_value(DecWrap, Ty::I32, 4, 6, 0), 3);
+        assert_eq!(atomic_value(Cas, Ty::I32, 3, 9, 3), 9);
+        assert_eq!(atomic_value(Cas, Ty::I32, 4, 9, 3), 4);
+        assert_eq!(atomic_value(Nand, Ty::I8, 0xF0, 0x3C, 0), 0xCF);
+        assert_eq!(atomic_value(MaxS, Ty::I32, 0xFFFF_FFFF, 1, 0), 1);
+        assert_eq!(atomic_value(MaxU, Ty::I32, 0xFFFF_FFFF, 1, 0), 0xFFFF_FFFF);
+        assert_eq!(
+            atomic_value(
+                FAdd,
+                Ty::F32,
+                1.5f32.to_bits() as u64,
+                2.0f32.to_bits() as u64,
+                0
+            ),
+            3.5f32.to_bits() as u64
+        );
     }
 
     #[test]

@@ -211,6 +211,8 @@ struct Dev {
     /// Module variables (`__device__`, `__constant__`) the kernel reaches, by name: the
     /// hidden pointer parameter, after the kernel's own, that binds each.
     hidden: Vec<(String, usize)>,
+    /// cmpxchg results: the registers of the old value and of the success flag.
+    pairs: HashMap<usize, (Reg, Reg)>,
     /// The function's blocks, and the blocks `switch` adds after them.
     nblocks: u32,
     extra: Vec<Vec<Inst>>,
@@ -488,6 +490,7 @@ unsafe fn compile_kernel(
         allocas: HashMap::new(),
         konst: HashMap::new(),
         hidden: Vec::new(),
+        pairs: HashMap::new(),
         nblocks: 0,
         extra: Vec::new(),
     };
@@ -1093,6 +1096,19 @@ unsafe fn lower(d: &mut Dev, op: MlirOperation, code: &mut Vec<Inst>) -> Result<
                 idx: vec![off],
             });
         }
+        "llvm.atomicrmw" | "llvm.cmpxchg" => atomic(d, op, code)?,
+        "llvm.extractvalue" => {
+            // Of a cmpxchg's {old, success} pair only.
+            let Some(pair) = d.pairs.get(&vkey(operand(0))).copied() else {
+                return Err("an extractvalue of an aggregate".into());
+            };
+            let pos = attr(op, "position")
+                .filter(|a| mlirDenseArrayGetNumElements(*a) == 1)
+                .map(|a| mlirDenseI64ArrayGetElement(a, 0))
+                .ok_or("an extractvalue of a nested aggregate")?;
+            let r = if pos == 0 { pair.0 } else { pair.1 };
+            d.b.regs.insert(vkey(result(0)), r);
+        }
         "llvm.br" | "llvm.cond_br" => {
             let succ = successors(op)?;
             let mut moves = Vec::new();
@@ -1255,6 +1271,82 @@ unsafe fn intrinsic_call(
                 b: one,
             });
         }
+    }
+    Ok(())
+}
+
+/// `atomicrmw` and `cmpxchg` (CUDA's `atomic*`) on a parameter's or shared memory.
+unsafe fn atomic(d: &mut Dev, op: MlirOperation, code: &mut Vec<Inst>) -> Result<(), String> {
+    let operand = |i: usize| mlirOperationGetOperand(op, i as isize);
+    let cas = op_name(op) == "llvm.cmpxchg";
+    let value = operand(if cas { 2 } else { 1 });
+    let ty = scalar_ty(mlirValueGetType(value)).map_err(|w| format!("an atomic on {w}"))?;
+    let aop = if cas {
+        AtomicOp::Cas
+    } else {
+        let a = attr(op, "bin_op").ok_or("an atomicrmw without an operation")?;
+        let text = print_attr(a);
+        // The dialect's AtomicBinOp, by number or by name.
+        const NAMES: [(&str, AtomicOp); 17] = [
+            ("xchg", AtomicOp::Xchg),
+            ("add", AtomicOp::Add),
+            ("sub", AtomicOp::Sub),
+            ("_and", AtomicOp::And),
+            ("nand", AtomicOp::Nand),
+            ("_or", AtomicOp::Or),
+            ("_xor", AtomicOp::Xor),
+            ("max", AtomicOp::MaxS),
+            ("min", AtomicOp::MinS),
+            ("umax", AtomicOp::MaxU),
+            ("umin", AtomicOp::MinU),
+            ("fadd", AtomicOp::FAdd),
+            ("fsub", AtomicOp::FSub),
+            ("fmax", AtomicOp::FMax),
+            ("fmin", AtomicOp::FMin),
+            ("uinc_wrap", AtomicOp::IncWrap),
+            ("udec_wrap", AtomicOp::DecWrap),
+        ];
+        let found = if mlirAttributeIsAInteger(a) {
+            NAMES.get(mlirIntegerAttrGetValueInt(a) as usize)
+        } else {
+            NAMES.iter().find(|(n, _)| {
+                text.split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .any(|w| w == *n)
+            })
+        };
+        found
+            .ok_or_else(|| format!("the atomic operation {text}"))?
+            .1
+    };
+    let root = d.root(operand(0))?;
+    if let Root::Alloca(_) = root {
+        return Err("an atomic on a local array".into());
+    }
+    let mem = d.slot(&root, ty)?;
+    let idx = d.b.use_(operand(0))?;
+    let v = d.b.use_(value)?;
+    let c = if cas { d.b.use_(operand(1))? } else { v };
+    let result = mlirOperationGetResult(op, 0);
+    let old = if cas { d.b.reg() } else { d.b.def(result) };
+    code.push(Inst::Atomic {
+        op: aop,
+        ty,
+        d: old,
+        mem,
+        idx: vec![idx],
+        v,
+        c,
+    });
+    if cas {
+        let ok = d.b.reg();
+        code.push(Inst::Cmp {
+            pred: 0,
+            ty,
+            d: ok,
+            a: old,
+            b: c,
+        });
+        d.pairs.insert(vkey(result), (old, ok));
     }
     Ok(())
 }
