@@ -247,7 +247,39 @@ pub enum Inst {
         v: Reg,
         c: Reg,
     },
+    /// A warp-wide operation among the lanes of member mask `m`: for a shuffle, `d` gets
+    /// `a` of the source lane that `b` (lane, delta or xor mask) and `c` (segment and
+    /// clamp, PTX's packed operand) select, and `p` whether it was in range; for a vote,
+    /// `d` gets the ballot of predicate `a` (or whether all or any lanes hold it).
+    Warp {
+        op: WarpOp,
+        ty: Ty,
+        d: Reg,
+        p: Reg,
+        m: Reg,
+        a: Reg,
+        b: Reg,
+        c: Reg,
+    },
 }
+
+/// Operations across the lanes of a warp (CUDA's `__shfl*_sync` and `__ballot_sync`,
+/// `__all_sync`, `__any_sync`), as PTX's `shfl.sync` and `vote.sync` define them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarpOp {
+    ShflIdx,
+    ShflUp,
+    ShflDown,
+    ShflBfly,
+    Ballot,
+    All,
+    Any,
+}
+
+const WARPOPS: [WarpOp; 7] = {
+    use WarpOp::*;
+    [ShflIdx, ShflUp, ShflDown, ShflBfly, Ballot, All, Any]
+};
 
 /// What an atomic computes from the old value and the operand (CUDA's `atomic*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -650,6 +682,21 @@ impl Kernel {
                     w.u32(*mem);
                     w.regs(idx);
                 }
+                Inst::Warp {
+                    op,
+                    ty,
+                    d,
+                    p,
+                    m,
+                    a,
+                    b,
+                    c,
+                } => {
+                    w.u8(15);
+                    w.u8(WARPOPS.iter().position(|x| x == op).unwrap() as u8);
+                    w.u8(ty.code());
+                    w.regs(&[*d, *p, *m, *a, *b, *c]);
+                }
             }
         }
     }
@@ -845,6 +892,24 @@ impl Kernel {
                         idx: r.regs()?,
                     }
                 }
+                15 => {
+                    let op = lookup(&WARPOPS, r.u8()?, "warp op")?;
+                    let ty = r.ty()?;
+                    let v = r.regs()?;
+                    if v.len() != 6 {
+                        return Err("malformed warp operation in sim image".into());
+                    }
+                    Inst::Warp {
+                        op,
+                        ty,
+                        d: v[0],
+                        p: v[1],
+                        m: v[2],
+                        a: v[3],
+                        b: v[4],
+                        c: v[5],
+                    }
+                }
                 c => return Err(format!("bad instruction code {c} in sim image")),
             });
         }
@@ -914,6 +979,9 @@ impl Kernel {
                     fmoves,
                 } => ok_r(c) && ok_t(t) && ok_t(f) && ok_mv(tmoves) && ok_mv(fmoves),
                 Inst::Barrier | Inst::Return => true,
+                Inst::Warp {
+                    d, p, m, a, b, c, ..
+                } => [d, p, m, a, b, c].iter().all(|r| ok_r(r)),
                 Inst::Atomic {
                     d, mem, idx, v, c, ..
                 } => {

@@ -778,6 +778,7 @@ fn class_of(i: &Inst, k: &Kernel) -> usize {
         }
         Inst::Br { .. } | Inst::CondBr { .. } | Inst::Return => CLS_CONTROL,
         Inst::Barrier => CLS_BARRIER,
+        Inst::Warp { .. } => CLS_SHARED,
     }
 }
 
@@ -1081,6 +1082,53 @@ impl<'a> Ctx<'a> {
                         self.memory(w, mask, *mem, idx, *d, false)?
                     }
                     Inst::Store { v, mem, idx } => self.memory(w, mask, *mem, idx, *v, true)?,
+                    Inst::Warp {
+                        op,
+                        ty,
+                        d,
+                        p,
+                        m,
+                        a,
+                        b,
+                        c,
+                    } => {
+                        let at = |x: &Reg| *x as usize * WARP;
+                        // Every running lane the member mask names must be here.
+                        let mut members = 0u32;
+                        lanes(mask, |l| members |= r[at(m) + l] as u32);
+                        let missing = members & running & !mask;
+                        if missing != 0 {
+                            return Err(Fault {
+                                lane: missing.trailing_zeros() as usize,
+                                msg: format!(
+                                    "divergent warp operation: lane {} is named in the member mask {members:#x} but is not at the {op:?}",
+                                    missing.trailing_zeros()
+                                ),
+                            });
+                        }
+                        let src: Vec<u64> = (0..WARP).map(|l| r[at(a) + l]).collect();
+                        let vote = |want: bool| {
+                            let mut v = 0u32;
+                            lanes(mask & members, |l| {
+                                if (src[l] & 1 != 0) == want {
+                                    v |= 1 << l;
+                                }
+                            });
+                            v
+                        };
+                        let ballot = vote(true);
+                        let (dd, pp) = (at(d), at(p));
+                        lanes(mask, |l| {
+                            let (val, ok) = match op {
+                                WarpOp::Ballot => (ballot as u64, true),
+                                WarpOp::All => ((vote(false) == 0) as u64, true),
+                                WarpOp::Any => ((ballot != 0) as u64, true),
+                                _ => shuffle(*op, l, &src, r[at(b) + l], r[at(c) + l]),
+                            };
+                            r[dd + l] = val & ty.mask();
+                            r[pp + l] = ok as u64;
+                        });
+                    }
                     Inst::Atomic {
                         op,
                         ty,
@@ -1569,6 +1617,36 @@ fn conflict_msg(what: &str, addr: u64, esz: u64, other: Access, c: Geo, global: 
 
 /// # Safety
 /// `p` points to `esz` accessible bytes.
+/// PTX's `shfl.sync` for lane `l`: the source lane's value and whether it was in range
+/// (`b`: lane, delta or xor mask; `c`: the clamp in bits 0-4, the segment mask in 8-12).
+fn shuffle(op: WarpOp, l: usize, src: &[u64], b: u64, c: u64) -> (u64, bool) {
+    let lane = l as i64;
+    let b = (b & 0x1f) as i64;
+    let seg = ((c >> 8) & 0x1f) as i64;
+    let min_lane = lane & seg;
+    let max_lane = min_lane | ((c & 0x1f) as i64 & !seg);
+    let (j, ok) = match op {
+        WarpOp::ShflUp => {
+            let j = lane - b;
+            (j, j >= max_lane)
+        }
+        WarpOp::ShflDown => {
+            let j = lane + b;
+            (j, j <= max_lane)
+        }
+        WarpOp::ShflBfly => {
+            let j = lane ^ b;
+            (j, j <= max_lane)
+        }
+        _ => {
+            let j = min_lane | (b & !seg);
+            (j, j <= max_lane)
+        }
+    };
+    let j = if ok { j as usize } else { l };
+    (src[j], ok)
+}
+
 /// The value an atomic leaves: `op` of the old value and the operand `v` (`Cas`: `v`
 /// when the old value is `c`).
 fn atomic_value(op: AtomicOp, ty: Ty, old: u64, v: u64, c: u64) -> u64 {

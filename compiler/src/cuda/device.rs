@@ -794,6 +794,8 @@ enum Intr {
     Saturate,
     Barrier,
     Special(Special),
+    /// A shuffle or vote; `true` when it also returns the in-range predicate.
+    Warp(WarpOp, bool),
     Ignore,
 }
 
@@ -823,6 +825,23 @@ fn intrinsic(full: &str) -> Option<Intr> {
     }
     if let Some(r) = n.strip_prefix("nvvm.") {
         let rb = |s: &str| r == s || r.starts_with(&format!("{s}."));
+        if let Some(m) = r.strip_prefix("shfl.sync.") {
+            let (mode, ty) = m.split_once('.').unwrap_or((m, ""));
+            let op = match mode {
+                "idx" => WarpOp::ShflIdx,
+                "up" => WarpOp::ShflUp,
+                "down" => WarpOp::ShflDown,
+                "bfly" => WarpOp::ShflBfly,
+                _ => return None,
+            };
+            return Some(Warp(op, ty.ends_with('p')));
+        }
+        match r {
+            "vote.ballot.sync" => return Some(Warp(WarpOp::Ballot, false)),
+            "vote.all.sync" => return Some(Warp(WarpOp::All, false)),
+            "vote.any.sync" => return Some(Warp(WarpOp::Any, false)),
+            _ => {}
+        }
         return Some(
             if rb("barrier0") || rb("barrier.cta.sync") || rb("barrier.sync") {
                 Barrier
@@ -1188,6 +1207,38 @@ unsafe fn intrinsic_call(
     let ty = || scalar_ty(mlirValueGetType(result));
     match what {
         Intr::Ignore => {}
+        Intr::Warp(wop, pred) => {
+            // shfl: (mask, value, b, c); vote: (mask, predicate).
+            let m = d.b.use_(operand(0))?;
+            let a = d.b.use_(operand(1))?;
+            let shfl = !matches!(wop, WarpOp::Ballot | WarpOp::All | WarpOp::Any);
+            let (b, c) = if shfl {
+                (d.b.use_(operand(2))?, d.b.use_(operand(3))?)
+            } else {
+                (a, a)
+            };
+            let ty = if shfl {
+                scalar_ty(mlirValueGetType(operand(1)))?
+            } else {
+                ty().unwrap_or(Ty::I32)
+            };
+            let (dv, p) = (d.b.reg(), d.b.reg());
+            code.push(Inst::Warp {
+                op: wop,
+                ty,
+                d: dv,
+                p,
+                m,
+                a,
+                b,
+                c,
+            });
+            if pred {
+                d.pairs.insert(vkey(result), (dv, p));
+            } else {
+                d.b.regs.insert(vkey(result), dv);
+            }
+        }
         Intr::Barrier => code.push(Inst::Barrier),
         Intr::Special(s) => {
             let ty = ty()?;
@@ -1550,6 +1601,14 @@ mod tests {
             intrinsic("llvm.exp.f64"),
             Some(Intr::Un(UnOp::FExp))
         ));
-        assert!(intrinsic("llvm.nvvm.shfl.sync.idx.i32").is_none());
+        assert!(matches!(
+            intrinsic("llvm.nvvm.shfl.sync.down.i32"),
+            Some(Intr::Warp(WarpOp::ShflDown, false))
+        ));
+        assert!(matches!(
+            intrinsic("llvm.nvvm.shfl.sync.bfly.f32p"),
+            Some(Intr::Warp(WarpOp::ShflBfly, true))
+        ));
+        assert!(intrinsic("llvm.nvvm.match.any.sync.i32").is_none());
     }
 }

@@ -1,0 +1,93 @@
+// Warp-level primitives, as PTX's shfl.sync and vote.sync define them: a reduction with
+// __shfl_down_sync, a butterfly with __shfl_xor_sync, an inclusive scan with
+// __shfl_up_sync, a broadcast within segments of 8 lanes, and the votes. A shuffle that
+// a lane named in its member mask does not reach is an error on sim.
+//
+// RUN: tesselc %s -o %t
+// RUN: env TESSEL_DEVICE=sim %t | FileCheck %s
+// RUN: env TESSEL_DEVICE=sim not %t diverge 2>&1 | FileCheck %s --check-prefix=DIVERGE
+//
+// CHECK: reduce: 32 64 96 128
+// CHECK: butterfly: ok
+// CHECK: scan: ok
+// CHECK: segments: ok
+// CHECK: ballot: 0x55555555 all: 0 any: 1 all-even: 1
+// DIVERGE: error: tessel runtime: kernel '_Z7divergePi' block (0, 0, 0) thread (16, 0, 0): divergent warp operation: lane 16 is named in the member mask 0xffffffff but is not at the ShflDown
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <string.h>
+
+__global__ void warps(const int *in, int *sum, int *bfly, int *scan, int *seg, int *votes) {
+  int t = threadIdx.x, lane = t % 32, v = in[t];
+  int s = v;
+  for (int o = 16; o > 0; o /= 2)
+    s += __shfl_down_sync(0xffffffff, s, o);
+  if (lane == 0)
+    sum[t / 32] = s;
+  int b = v;
+  for (int o = 1; o < 32; o *= 2)
+    b += __shfl_xor_sync(0xffffffff, b, o);
+  bfly[t] = b;
+  int x = v;
+  for (int o = 1; o < 32; o *= 2) {
+    int y = __shfl_up_sync(0xffffffff, x, o);
+    if (lane >= o)
+      x += y;
+  }
+  scan[t] = x;
+  seg[t] = __shfl_sync(0xffffffff, v * 10 + lane, 3, 8);
+  unsigned ballot = __ballot_sync(0xffffffff, lane % 2 == 0);
+  int all = __all_sync(0xffffffff, lane < 31), any = __any_sync(0xffffffff, lane == 31);
+  // The even lanes alone, all of them present: a member mask need not be the whole warp.
+  int even = 0;
+  if (lane % 2 == 0)
+    even = __all_sync(0x55555555u, lane < 32);
+  if (t == 0) {
+    votes[0] = (int)ballot;
+    votes[1] = all;
+    votes[2] = any;
+    votes[3] = even;
+  }
+}
+
+__global__ void diverge(int *a) {
+  int v = a[threadIdx.x];
+  if (threadIdx.x < 16)
+    v = __shfl_down_sync(0xffffffff, v, 1);
+  a[threadIdx.x] = v;
+}
+
+int main(int argc, char **argv) {
+  const int n = 128;
+  int in[n], *d[6];
+  for (int i = 0; i < n; i++)
+    in[i] = 1 + i / 32;
+  for (int k = 0; k < 6; k++)
+    cudaMalloc((void **)&d[k], n * sizeof(int));
+  cudaMemcpy(d[0], in, sizeof in, cudaMemcpyHostToDevice);
+  if (argc > 1 && !strcmp(argv[1], "diverge")) {
+    diverge<<<1, 32>>>(d[0]);
+    cudaDeviceSynchronize();
+    return 0;
+  }
+  warps<<<1, n>>>(d[0], d[1], d[2], d[3], d[4], d[5]);
+  int sum[4], bfly[n], scan[n], seg[n], votes[4];
+  cudaMemcpy(sum, d[1], sizeof sum, cudaMemcpyDeviceToHost);
+  cudaMemcpy(bfly, d[2], sizeof bfly, cudaMemcpyDeviceToHost);
+  cudaMemcpy(scan, d[3], sizeof scan, cudaMemcpyDeviceToHost);
+  cudaMemcpy(seg, d[4], sizeof seg, cudaMemcpyDeviceToHost);
+  cudaMemcpy(votes, d[5], sizeof votes, cudaMemcpyDeviceToHost);
+  printf("reduce: %d %d %d %d\n", sum[0], sum[1], sum[2], sum[3]);
+  bool ok = true, sc = true, sg = true;
+  for (int i = 0; i < n; i++) {
+    ok &= bfly[i] == 32 * in[i];
+    sc &= scan[i] == (i % 32 + 1) * in[i];
+    int src = (i / 8) * 8 + 3;
+    sg &= seg[i] == in[src] * 10 + src % 32;
+  }
+  printf("butterfly: %s\nscan: %s\nsegments: %s\n", ok ? "ok" : "WRONG", sc ? "ok" : "WRONG",
+         sg ? "ok" : "WRONG");
+  printf("ballot: %#x all: %d any: %d all-even: %d\n", (unsigned)votes[0], votes[1], votes[2],
+         votes[3]);
+  return 0;
+}
