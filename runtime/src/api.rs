@@ -45,7 +45,7 @@ pub trait Device: Send {
     fn alloc(&mut self, bytes: u64) -> Result<*mut c_void, String>;
     fn free(&mut self, ptr: *mut c_void) -> Result<(), String>;
     fn memcpy(&mut self, dst: *mut c_void, src: *const c_void, bytes: u64) -> Result<(), String>;
-    /// Sets `count` elements of `width` bytes (2 or 4) to `value`.
+    /// Sets `count` elements of `width` bytes (1, 2 or 4) to `value`.
     fn memset(
         &mut self,
         dst: *mut c_void,

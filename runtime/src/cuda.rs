@@ -107,6 +107,7 @@ api!("libcuda.so.1", Api {
     cuOccupancyMaxActiveBlocksPerMultiprocessor(*mut i32, P, i32, usize);
     cuDevicePrimaryCtxRelease_v2(i32);
     cuModuleGetGlobal_v2(*mut u64, *mut usize, P, *const c_char);
+    cuMemsetD8_v2(u64, u8, usize);
 });
 
 const CUDA_ERROR_NO_DEVICE: i32 = 100;
@@ -632,7 +633,11 @@ impl Device for Cuda {
             match width {
                 2 => (self.api.cuMemsetD16_v2)(dst as u64, value as u16, count as usize),
                 4 => (self.api.cuMemsetD32_v2)(dst as u64, value, count as usize),
-                w => return Err(format!("memset of {w}-byte elements (expected 2 or 4)")),
+                1 => match self.api.cuMemsetD8_v2 {
+                    Some(f) => f(dst as u64, value as u8, count as usize),
+                    None => return Err("the CUDA driver has no cuMemsetD8_v2".into()),
+                },
+                w => return Err(format!("memset of {w}-byte elements (expected 1, 2 or 4)")),
             }
         };
         self.check(r, "cuMemset")

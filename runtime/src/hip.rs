@@ -33,6 +33,7 @@ api!("libamdhip64.so", Api {
     hipMemcpy(P, *const c_void, usize, i32);
     hipMemsetD32(P, i32, usize);
     hipMemsetD16(P, u16, usize);
+    hipMemsetD8(P, u8, usize);
     hipEventCreate(*mut P);
     hipEventRecord(P, P);
     hipEventSynchronize(P);
@@ -386,7 +387,8 @@ impl Device for Hip {
             match width {
                 2 => (self.api.hipMemsetD16)(dst, value as u16, count as usize),
                 4 => (self.api.hipMemsetD32)(dst, value as i32, count as usize),
-                w => return Err(format!("memset of {w}-byte elements (expected 2 or 4)")),
+                1 => (self.api.hipMemsetD8)(dst, value as u8, count as usize),
+                w => return Err(format!("memset of {w}-byte elements (expected 1, 2 or 4)")),
             }
         };
         self.check(r, "hipMemset")
