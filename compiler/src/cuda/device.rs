@@ -786,6 +786,7 @@ fn cast_op(name: &str) -> Option<CastOp> {
 }
 
 /// What an intrinsic (by its LLVM name, type suffixes dropped) computes.
+#[derive(Clone, Copy)]
 enum Intr {
     Un(UnOp),
     Bin(BinOp),
@@ -842,98 +843,81 @@ fn intrinsic(full: &str) -> Option<Intr> {
             "vote.any.sync" => return Some(Warp(WarpOp::Any, false)),
             _ => {}
         }
-        return Some(
-            if rb("barrier0") || rb("barrier.cta.sync") || rb("barrier.sync") {
-                Barrier
-            } else if rb("sqrt") {
-                Un(UnOp::FSqrt)
-            } else if rb("rsqrt") {
-                Un(UnOp::FRsqrt)
-            } else if rb("ex2") {
-                Un(UnOp::FExp2)
-            } else if rb("lg2") {
-                Un(UnOp::FLog2)
-            } else if rb("sin") {
-                Un(UnOp::FSin)
-            } else if rb("cos") {
-                Un(UnOp::FCos)
-            } else if rb("fabs") || rb("abs") && r.ends_with('f') {
-                Un(UnOp::FAbs)
-            } else if rb("floor") {
-                Un(UnOp::FFloor)
-            } else if rb("ceil") {
-                Un(UnOp::FCeil)
-            } else if rb("trunc") {
-                Un(UnOp::FTrunc)
-            } else if rb("fma") {
-                Fma
-            } else if rb("fmax") {
-                Bin(BinOp::FMaxNum)
-            } else if rb("fmin") {
-                Bin(BinOp::FMinNum)
-            } else if rb("div") {
-                Bin(BinOp::FDiv)
-            } else if rb("add") {
-                Bin(BinOp::FAdd)
-            } else if rb("mul") {
-                Bin(BinOp::FMul)
-            } else if rb("rcp") {
-                Rcp
-            } else if rb("saturate") {
-                Saturate
-            } else {
-                return None;
-            },
-        );
-    }
-    use BinOp as B;
-    use UnOp as U;
-    Some(match () {
-        _ if base("fmuladd") || base("fma") => Fma,
-        _ if base("fabs") => Un(U::FAbs),
-        _ if base("sqrt") => Un(U::FSqrt),
-        _ if base("floor") => Un(U::FFloor),
-        _ if base("ceil") => Un(U::FCeil),
-        _ if base("trunc") => Un(U::FTrunc),
-        _ if base("round") => Un(U::FRound),
-        _ if base("exp") => Un(U::FExp),
-        _ if base("exp2") => Un(U::FExp2),
-        _ if base("log") => Un(U::FLog),
-        _ if base("log2") => Un(U::FLog2),
-        _ if base("log10") => Un(U::FLog10),
-        _ if base("sin") => Un(U::FSin),
-        _ if base("cos") => Un(U::FCos),
-        _ if base("tan") => Un(U::FTan),
-        _ if base("tanh") => Un(U::FTanh),
-        _ if base("atan") => Un(U::FAtan),
-        _ if base("abs") => Un(U::AbsI),
-        _ if base("ctlz") => Un(U::Clz),
-        _ if base("cttz") => Un(U::Ctz),
-        _ if base("ctpop") => Un(U::Popc),
-        _ if base("bitreverse") => Un(U::BitRev),
-        _ if base("pow") => Bin(B::FPow),
-        _ if base("copysign") => Bin(B::FCopySign),
-        _ if base("maxnum") => Bin(B::FMaxNum),
-        _ if base("minnum") => Bin(B::FMinNum),
-        _ if base("maximum") => Bin(B::FMax),
-        _ if base("minimum") => Bin(B::FMin),
-        _ if base("smax") => Bin(B::MaxS),
-        _ if base("smin") => Bin(B::MinS),
-        _ if base("umax") => Bin(B::MaxU),
-        _ if base("umin") => Bin(B::MinU),
-        _ if base("lifetime.start")
-            || base("lifetime.end")
-            || base("assume")
-            || base("experimental.noalias.scope.decl")
-            || base("dbg.value")
-            || base("dbg.declare")
-            || base("var.annotation") =>
-        {
-            Ignore
+        if rb("fabs") || rb("abs") && r.ends_with('f') {
+            return Some(Un(UnOp::FAbs));
         }
-        _ => return None,
-    })
+        return NVVM.iter().find(|(k, _)| rb(k)).map(|(_, w)| *w);
+    }
+    GENERIC.iter().find(|(k, _)| base(k)).map(|(_, w)| *w)
 }
+
+/// NVVM intrinsics (`llvm.nvvm.NAME`, any suffix) by name.
+const NVVM: [(&str, Intr); 20] = [
+    ("barrier0", Intr::Barrier),
+    ("barrier.cta.sync", Intr::Barrier),
+    ("barrier.sync", Intr::Barrier),
+    ("sqrt", Intr::Un(UnOp::FSqrt)),
+    ("rsqrt", Intr::Un(UnOp::FRsqrt)),
+    ("ex2", Intr::Un(UnOp::FExp2)),
+    ("lg2", Intr::Un(UnOp::FLog2)),
+    ("sin", Intr::Un(UnOp::FSin)),
+    ("cos", Intr::Un(UnOp::FCos)),
+    ("floor", Intr::Un(UnOp::FFloor)),
+    ("ceil", Intr::Un(UnOp::FCeil)),
+    ("trunc", Intr::Un(UnOp::FTrunc)),
+    ("fma", Intr::Fma),
+    ("fmax", Intr::Bin(BinOp::FMaxNum)),
+    ("fmin", Intr::Bin(BinOp::FMinNum)),
+    ("div", Intr::Bin(BinOp::FDiv)),
+    ("add", Intr::Bin(BinOp::FAdd)),
+    ("mul", Intr::Bin(BinOp::FMul)),
+    ("rcp", Intr::Rcp),
+    ("saturate", Intr::Saturate),
+];
+
+/// LLVM's target-independent intrinsics (`llvm.NAME` or `llvm.intr.NAME`) by name.
+const GENERIC: [(&str, Intr); 40] = [
+    ("fmuladd", Intr::Fma),
+    ("fma", Intr::Fma),
+    ("fabs", Intr::Un(UnOp::FAbs)),
+    ("sqrt", Intr::Un(UnOp::FSqrt)),
+    ("floor", Intr::Un(UnOp::FFloor)),
+    ("ceil", Intr::Un(UnOp::FCeil)),
+    ("trunc", Intr::Un(UnOp::FTrunc)),
+    ("round", Intr::Un(UnOp::FRound)),
+    ("exp", Intr::Un(UnOp::FExp)),
+    ("exp2", Intr::Un(UnOp::FExp2)),
+    ("log", Intr::Un(UnOp::FLog)),
+    ("log2", Intr::Un(UnOp::FLog2)),
+    ("log10", Intr::Un(UnOp::FLog10)),
+    ("sin", Intr::Un(UnOp::FSin)),
+    ("cos", Intr::Un(UnOp::FCos)),
+    ("tan", Intr::Un(UnOp::FTan)),
+    ("tanh", Intr::Un(UnOp::FTanh)),
+    ("atan", Intr::Un(UnOp::FAtan)),
+    ("abs", Intr::Un(UnOp::AbsI)),
+    ("ctlz", Intr::Un(UnOp::Clz)),
+    ("cttz", Intr::Un(UnOp::Ctz)),
+    ("ctpop", Intr::Un(UnOp::Popc)),
+    ("bitreverse", Intr::Un(UnOp::BitRev)),
+    ("pow", Intr::Bin(BinOp::FPow)),
+    ("copysign", Intr::Bin(BinOp::FCopySign)),
+    ("maxnum", Intr::Bin(BinOp::FMaxNum)),
+    ("minnum", Intr::Bin(BinOp::FMinNum)),
+    ("maximum", Intr::Bin(BinOp::FMax)),
+    ("minimum", Intr::Bin(BinOp::FMin)),
+    ("smax", Intr::Bin(BinOp::MaxS)),
+    ("smin", Intr::Bin(BinOp::MinS)),
+    ("umax", Intr::Bin(BinOp::MaxU)),
+    ("umin", Intr::Bin(BinOp::MinU)),
+    ("lifetime.start", Intr::Ignore),
+    ("lifetime.end", Intr::Ignore),
+    ("assume", Intr::Ignore),
+    ("experimental.noalias.scope.decl", Intr::Ignore),
+    ("dbg.value", Intr::Ignore),
+    ("dbg.declare", Intr::Ignore),
+    ("var.annotation", Intr::Ignore),
+];
 
 unsafe fn lower(d: &mut Dev, op: MlirOperation, code: &mut Vec<Inst>) -> Result<(), String> {
     let name = op_name(op);
