@@ -19,6 +19,7 @@
 // CHECK: classify: ok
 // CHECK: blur: ok
 // CHECK: sweep: ok
+// CHECK: optional: ok
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdio.h>
@@ -107,6 +108,13 @@ __global__ void sweep(int n, const float *a, float *b, float *x) {
       x[r * W + c] = x[r * W + c] - x[r * W + c - 1] * a[r * W + c] / b[r * W + c - 1];
       b[r * W + c] = b[r * W + c] - a[r * W + c] * a[r * W + c] / b[r * W + c - 1];
     }
+}
+
+// An optional input: a null pointer parameter tested in the kernel.
+__global__ void optional(const int *in, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = in ? in[i] * 2 : -1;
 }
 
 template <typename T> static T *to_device(const T *h, int n) {
@@ -230,5 +238,16 @@ int main() {
     ok &= fabsf(wb[i] - qb[i]) <= 1e-3f * fabsf(qb[i]) + 1e-3f &&
           fabsf(wx[i] - qx[i]) <= 1e-3f * fabsf(qx[i]) + 1e-3f;
   report("sweep", ok);
+
+  optional<<<(N + 63) / 64, 64>>>(dv, dout, N);
+  back(out, dout, N);
+  ok = true;
+  for (int i = 0; i < N; i++)
+    ok &= out[i] == v[i] * 2;
+  optional<<<(N + 63) / 64, 64>>>(nullptr, dout, N);
+  back(out, dout, N);
+  for (int i = 0; i < N; i++)
+    ok &= out[i] == -1;
+  report("optional", ok);
   return 0;
 }

@@ -984,31 +984,17 @@ unsafe fn lower(d: &mut Dev, op: MlirOperation, code: &mut Vec<Inst>) -> Result<
         "llvm.freeze" => d.alias(result(0), operand(0))?,
         "llvm.icmp" | "llvm.fcmp" => {
             // Pointers with one root compare as their offsets; pointers into different
-            // parameters as their addresses (a vectorizer's overlap test).
-            let mut vals = [operand(0), operand(1)].map(|v| d.b.use_(v));
-            if is_ptr(operand(0)) && d.root(operand(0))? != d.root(operand(1))? {
-                for (k, v) in vals.iter_mut().enumerate() {
-                    let base = match d.root(operand(k))? {
-                        Root::Arg(i) => match &d.b.k.args[i] {
-                            Arg::Ptr { reg, .. } => *reg,
-                            _ => return Err(format!("a pointer from parameter {i}, a scalar")),
-                        },
-                        _ => return Err(
-                            "a comparison of pointers into different arrays, not both parameters"
-                                .into(),
-                        ),
-                    };
-                    let t = d.b.reg();
-                    code.push(Inst::Bin {
-                        op: BinOp::Add,
-                        ty: Ty::I64,
-                        d: t,
-                        a: base,
-                        b: v.clone()?,
-                    });
-                    *v = Ok(t);
-                }
-            }
+            // parameters, or a parameter and null, as their addresses (a vectorizer's
+            // overlap test, `if (p)`).
+            let ptrs = is_ptr(operand(0));
+            let same = ptrs && !is_null(operand(0)) && !is_null(operand(1)) && {
+                d.root(operand(0))? == d.root(operand(1))?
+            };
+            let vals = if ptrs && !same {
+                [address(d, operand(0), code)?, address(d, operand(1), code)?]
+            } else {
+                [d.b.use_(operand(0))?, d.b.use_(operand(1))?]
+            };
             let a = attr(op, "predicate").ok_or("a comparison without a predicate")?;
             let p = if mlirAttributeIsAInteger(a) {
                 mlirIntegerAttrGetValueInt(a) as u8
@@ -1023,7 +1009,6 @@ unsafe fn lower(d: &mut Dev, op: MlirOperation, code: &mut Vec<Inst>) -> Result<
             };
             let pred = if name == "llvm.fcmp" { p + 100 } else { p };
             let [x, y] = vals;
-            let (x, y) = (x?, y?);
             let r = d.b.def(result(0));
             code.push(Inst::Cmp {
                 pred,
@@ -1308,6 +1293,40 @@ unsafe fn intrinsic_call(
         }
     }
     Ok(())
+}
+
+/// Whether `v` is the null pointer (`llvm.mlir.zero`).
+unsafe fn is_null(v: MlirValue) -> bool {
+    mlirValueIsAOpResult(v) && op_name(mlirOpResultGetOwner(v)) == "llvm.mlir.zero"
+}
+
+/// A register holding pointer `v`'s address: null is 0, a pointer into a parameter its
+/// base plus its offset. Other pointers have no address sim can compare.
+unsafe fn address(d: &mut Dev, v: MlirValue, code: &mut Vec<Inst>) -> Result<Reg, String> {
+    if is_null(v) {
+        return Ok(d.konst(0, Ty::I64));
+    }
+    let base = match d.root(v)? {
+        Root::Arg(i) => match &d.b.k.args[i] {
+            Arg::Ptr { reg, .. } => *reg,
+            _ => return Err(format!("a pointer from parameter {i}, a scalar")),
+        },
+        _ => {
+            return Err(
+                "a comparison of pointers into different arrays, not both parameters".into(),
+            )
+        }
+    };
+    let off = d.b.use_(v)?;
+    let t = d.b.reg();
+    code.push(Inst::Bin {
+        op: BinOp::Add,
+        ty: Ty::I64,
+        d: t,
+        a: base,
+        b: off,
+    });
+    Ok(t)
 }
 
 /// `atomicrmw` and `cmpxchg` (CUDA's `atomic*`) on a parameter's or shared memory.
