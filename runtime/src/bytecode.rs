@@ -274,11 +274,23 @@ pub enum WarpOp {
     Ballot,
     All,
     Any,
+    /// `redux.sync` (`__reduce_*_sync`): `d` gets the reduction of `a` over the lanes.
+    ReduxAdd,
+    ReduxMinS,
+    ReduxMaxS,
+    ReduxMinU,
+    ReduxMaxU,
+    ReduxAnd,
+    ReduxOr,
+    ReduxXor,
 }
 
-const WARPOPS: [WarpOp; 7] = {
+const WARPOPS: [WarpOp; 15] = {
     use WarpOp::*;
-    [ShflIdx, ShflUp, ShflDown, ShflBfly, Ballot, All, Any]
+    [
+        ShflIdx, ShflUp, ShflDown, ShflBfly, Ballot, All, Any, ReduxAdd, ReduxMinS, ReduxMaxS,
+        ReduxMinU, ReduxMaxU, ReduxAnd, ReduxOr, ReduxXor,
+    ]
 };
 
 /// What an atomic computes from the old value and the operand (CUDA's `atomic*`).

@@ -1117,12 +1117,30 @@ impl<'a> Ctx<'a> {
                             v
                         };
                         let ballot = vote(true);
+                        let redux = |o: BinOp| {
+                            let mut acc: Option<u64> = None;
+                            lanes(mask & members, |l| {
+                                acc = Some(match acc {
+                                    None => src[l] & ty.mask(),
+                                    Some(x) => bin(o, *ty, x, src[l]).unwrap_or(x),
+                                })
+                            });
+                            acc.unwrap_or(0)
+                        };
                         let (dd, pp) = (at(d), at(p));
                         lanes(mask, |l| {
                             let (val, ok) = match op {
                                 WarpOp::Ballot => (ballot as u64, true),
                                 WarpOp::All => ((vote(false) == 0) as u64, true),
                                 WarpOp::Any => ((ballot != 0) as u64, true),
+                                WarpOp::ReduxAdd => (redux(BinOp::Add), true),
+                                WarpOp::ReduxMinS => (redux(BinOp::MinS), true),
+                                WarpOp::ReduxMaxS => (redux(BinOp::MaxS), true),
+                                WarpOp::ReduxMinU => (redux(BinOp::MinU), true),
+                                WarpOp::ReduxMaxU => (redux(BinOp::MaxU), true),
+                                WarpOp::ReduxAnd => (redux(BinOp::And), true),
+                                WarpOp::ReduxOr => (redux(BinOp::Or), true),
+                                WarpOp::ReduxXor => (redux(BinOp::Xor), true),
                                 _ => shuffle(*op, l, &src, r[at(b) + l], r[at(c) + l]),
                             };
                             r[dd + l] = val & ty.mask();

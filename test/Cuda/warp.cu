@@ -1,6 +1,7 @@
 // Warp-level primitives, as PTX's shfl.sync and vote.sync define them: a reduction with
 // __shfl_down_sync, a butterfly with __shfl_xor_sync, an inclusive scan with
-// __shfl_up_sync, a broadcast within segments of 8 lanes, and the votes. A shuffle that
+// __shfl_up_sync, a broadcast within segments of 8 lanes, the votes, and the sm_80
+// reductions (__reduce_add_sync, __reduce_max_sync). A shuffle that
 // a lane named in its member mask does not reach is an error on sim.
 //
 // RUN: tesselc %s -o %t
@@ -12,12 +13,14 @@
 // CHECK: scan: ok
 // CHECK: segments: ok
 // CHECK: ballot: 0x55555555 all: 0 any: 1 all-even: 1
+// CHECK: redux: 32 64 96 128 max 31
 // DIVERGE: error: tessel runtime: kernel '_Z7divergePi' block (0, 0, 0) thread (16, 0, 0): divergent warp operation: lane 16 is named in the member mask 0xffffffff but is not at the ShflDown
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <string.h>
 
-__global__ void warps(const int *in, int *sum, int *bfly, int *scan, int *seg, int *votes) {
+__global__ void warps(const int *in, int *sum, int *bfly, int *scan, int *seg, int *votes,
+                      int *redux) {
   int t = threadIdx.x, lane = t % 32, v = in[t];
   int s = v;
   for (int o = 16; o > 0; o /= 2)
@@ -42,6 +45,12 @@ __global__ void warps(const int *in, int *sum, int *bfly, int *scan, int *seg, i
   int even = 0;
   if (lane % 2 == 0)
     even = __all_sync(0x55555555u, lane < 32);
+  int total = __reduce_add_sync(0xffffffff, v);
+  unsigned top = __reduce_max_sync(0xffffffff, (unsigned)lane);
+  if (lane == 0)
+    redux[t / 32] = total;
+  if (t == 0)
+    redux[4] = (int)top;
   if (t == 0) {
     votes[0] = (int)ballot;
     votes[1] = all;
@@ -59,10 +68,10 @@ __global__ void diverge(int *a) {
 
 int main(int argc, char **argv) {
   const int n = 128;
-  int in[n], *d[6];
+  int in[n], *d[7];
   for (int i = 0; i < n; i++)
     in[i] = 1 + i / 32;
-  for (int k = 0; k < 6; k++)
+  for (int k = 0; k < 7; k++)
     cudaMalloc((void **)&d[k], n * sizeof(int));
   cudaMemcpy(d[0], in, sizeof in, cudaMemcpyHostToDevice);
   if (argc > 1 && !strcmp(argv[1], "diverge")) {
@@ -70,8 +79,9 @@ int main(int argc, char **argv) {
     cudaDeviceSynchronize();
     return 0;
   }
-  warps<<<1, n>>>(d[0], d[1], d[2], d[3], d[4], d[5]);
-  int sum[4], bfly[n], scan[n], seg[n], votes[4];
+  warps<<<1, n>>>(d[0], d[1], d[2], d[3], d[4], d[5], d[6]);
+  int sum[4], bfly[n], scan[n], seg[n], votes[4], redux[5];
+  cudaMemcpy(redux, d[6], sizeof redux, cudaMemcpyDeviceToHost);
   cudaMemcpy(sum, d[1], sizeof sum, cudaMemcpyDeviceToHost);
   cudaMemcpy(bfly, d[2], sizeof bfly, cudaMemcpyDeviceToHost);
   cudaMemcpy(scan, d[3], sizeof scan, cudaMemcpyDeviceToHost);
@@ -89,5 +99,6 @@ int main(int argc, char **argv) {
          sg ? "ok" : "WRONG");
   printf("ballot: %#x all: %d any: %d all-even: %d\n", (unsigned)votes[0], votes[1], votes[2],
          votes[3]);
+  printf("redux: %d %d %d %d max %d\n", redux[0], redux[1], redux[2], redux[3], redux[4]);
   return 0;
 }

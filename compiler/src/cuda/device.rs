@@ -838,6 +838,14 @@ fn intrinsic(full: &str) -> Option<Intr> {
             return Some(Warp(op, ty.ends_with('p')));
         }
         match r {
+            "redux.sync.add" => return Some(Warp(WarpOp::ReduxAdd, false)),
+            "redux.sync.min" => return Some(Warp(WarpOp::ReduxMinS, false)),
+            "redux.sync.max" => return Some(Warp(WarpOp::ReduxMaxS, false)),
+            "redux.sync.umin" => return Some(Warp(WarpOp::ReduxMinU, false)),
+            "redux.sync.umax" => return Some(Warp(WarpOp::ReduxMaxU, false)),
+            "redux.sync.and" => return Some(Warp(WarpOp::ReduxAnd, false)),
+            "redux.sync.or" => return Some(Warp(WarpOp::ReduxOr, false)),
+            "redux.sync.xor" => return Some(Warp(WarpOp::ReduxXor, false)),
             "vote.ballot.sync" => return Some(Warp(WarpOp::Ballot, false)),
             "vote.all.sync" => return Some(Warp(WarpOp::All, false)),
             "vote.any.sync" => return Some(Warp(WarpOp::Any, false)),
@@ -1177,17 +1185,31 @@ unsafe fn intrinsic_call(
     match what {
         Intr::Ignore => {}
         Intr::Warp(wop, pred) => {
-            // shfl: (mask, value, b, c); vote: (mask, predicate).
-            let m = d.b.use_(operand(0))?;
-            let a = d.b.use_(operand(1))?;
-            let shfl = !matches!(wop, WarpOp::Ballot | WarpOp::All | WarpOp::Any);
+            // shfl: (mask, value, b, c); vote: (mask, predicate); redux: (value, mask).
+            let redux = !matches!(
+                wop,
+                WarpOp::ShflIdx
+                    | WarpOp::ShflUp
+                    | WarpOp::ShflDown
+                    | WarpOp::ShflBfly
+                    | WarpOp::Ballot
+                    | WarpOp::All
+                    | WarpOp::Any
+            );
+            let (mi, ai) = if redux { (1, 0) } else { (0, 1) };
+            let m = d.b.use_(operand(mi))?;
+            let a = d.b.use_(operand(ai))?;
+            let shfl = matches!(
+                wop,
+                WarpOp::ShflIdx | WarpOp::ShflUp | WarpOp::ShflDown | WarpOp::ShflBfly
+            );
             let (b, c) = if shfl {
                 (d.b.use_(operand(2))?, d.b.use_(operand(3))?)
             } else {
                 (a, a)
             };
-            let ty = if shfl {
-                scalar_ty(mlirValueGetType(operand(1)))?
+            let ty = if shfl || redux {
+                scalar_ty(mlirValueGetType(operand(ai)))?
             } else {
                 ty().unwrap_or(Ty::I32)
             };
