@@ -1453,8 +1453,14 @@ unsafe fn gep(d: &mut Dev, op: MlirOperation, code: &mut Vec<Inst>) -> Result<()
                         return Err("a getelementptr into a structure by a variable".into());
                     }
                     let offs = ty.fields().1;
-                    constant += offs[c as usize] as i64;
-                    ty = f[c as usize].clone();
+                    let (Some(o), Some(field)) = (offs.get(c as usize), f.get(c as usize)) else {
+                        return Err(format!(
+                            "a getelementptr to field {c} of a structure of {}",
+                            f.len()
+                        ));
+                    };
+                    constant += *o as i64;
+                    ty = field.clone();
                     continue;
                 }
                 Layout::Scalar(_) => return Err("a getelementptr into a scalar".into()),
