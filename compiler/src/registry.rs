@@ -125,9 +125,13 @@ pub fn rocm_toolkit() -> Option<String> {
 }
 
 /// The part of both lowerings that keeps the gpu dialect: outlined kernels with `cf`
-/// control flow, the form [`crate::simform`] compiles for the sim device.
+/// control flow, the form [`crate::simform`] compiles for the sim device. The kernels
+/// are simplified first (`canonicalize`, `cse`, `loop-invariant-code-motion`), as the
+/// LLVM optimizer behind PTX and AMDGCN simplifies them anyway, so that sim counts
+/// the index arithmetic a GPU runs rather than each thread id read and bound
+/// recomputed where the passes left it.
 pub const DEVICE_PREP: &str =
-    "tessel-inline-scops, tessel-lower-shared, gpu-kernel-outlining, func.func(gpu-async-region), lower-affine, convert-scf-to-cf, tessel-scope-launches";
+    "tessel-inline-scops, tessel-lower-shared, gpu-kernel-outlining, tessel-bound-blocks, func.func(gpu-async-region), lower-affine, gpu.module(gpu.func(canonicalize, cse, loop-invariant-code-motion, canonicalize, cse)), convert-scf-to-cf, tessel-scope-launches";
 
 /// With `debug=true` (`-g`): line tables for the kernels and the host code from the
 /// operations' source locations.
@@ -291,7 +295,9 @@ pub const PASSES: &[PassInfo] = &[
     PassInfo {
         name: "tessel-map-to-gpu",
         summary: "Map every tpoly.scop to host code and GPU kernels: coincident loops (from tessel-schedule) become gpu.launch, one thread per iteration (up to three nested ones in a 2-D or 3-D launch, thread x on the loop of highest coalescing priority, paper 003), or for tiled bands (tessel-tile) a block per tile and threads over its points; local scalars private to each thread; outer sequential loops stay on the host; arrays copied in where isl finds it needed, back when written",
-        options: &[],
+        options: &[
+            PassOption { name: "coarsen", default: "auto", help: "points per thread along the outermost thread dimension of a tiled 2-D or 3-D kernel (its extent divided by this); auto: the runtime chooses at launch the extent, a half or a quarter, the smallest whose grid still fills the device (tessel_block_extent)" },
+        ],
         example: "tpoly.scop { affine.for %i = 0 to %n { S } {tpoly.coincident} }  =>  gpu.alloc, gpu.memcpy; gpu.launch blocks(...) in (ceil(n/256), 1, 1) threads(...) in (256, 1, 1) { scf.if (%x < %n) { S } }; gpu.memcpy back",
         kind: PassKind::Rust {
             anchor: "",
@@ -316,6 +322,16 @@ pub const PASSES: &[PassInfo] = &[
         ],
         example: "tpoly.scop { affine.for %i ... }  =>  gpu.alloc, gpu.memcpy; gpu.launch ...; gpu.memcpy back",
         kind: PassKind::Pipeline(optimize_pipeline),
+    },
+    PassInfo {
+        name: "tessel-bound-blocks",
+        summary: "Give each kernel whose block size is chosen at launch (tessel_block_extent) the largest block it may get as nvvm.maxntid, so that ptxas keeps its registers within what that block can have (part of the device preparation)",
+        options: &[],
+        example: "gpu.launch_func @m::@k threads in (%c32, %y, %c1) with %y = call @tessel_block_extent(%n, %c1024, %c32)  =>  gpu.func @k(...) kernel attributes {nvvm.maxntid = array<i32: 32, 32, 1>}",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::bound_blocks::run,
+        },
     },
     PassInfo {
         name: "tessel-launch-copies",

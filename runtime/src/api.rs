@@ -19,6 +19,11 @@ pub trait Device: Send {
     }
     /// The GPU's name (the modelled one for sim).
     fn gpu(&self) -> String;
+    /// Threads the whole GPU holds resident at once (SMs x threads per SM), if known.
+    fn resident_threads(&self) -> Option<u64> {
+        self.model()
+            .map(|g| g.sms as u64 * g.max_threads_per_sm as u64)
+    }
     /// Loads a module image (a Tessel container, or a plain cubin/PTX/HSACO image).
     fn load(&mut self, image: &[u8]) -> Result<usize, String>;
     fn unload(&mut self, module: usize);
@@ -287,6 +292,22 @@ pub extern "C" fn mgpuMemset16(dst: *mut c_void, value: u16, count: u64, _stream
 pub extern "C" fn mgpuMemHostRegisterMemRef(_rank: i64, _desc: *mut c_void, _elem: i64) {}
 #[no_mangle]
 pub extern "C" fn mgpuMemHostUnregisterMemRef(_rank: i64, _desc: *mut c_void, _elem: i64) {}
+
+/// The extent of a launch's outermost thread dimension that `tessel-map-to-gpu`
+/// (`coarsen=auto`) lets shrink: `extent`, or a half or a quarter of it where the
+/// launch of `blocks` blocks of `threads` threads still fills the device
+/// ([`crate::gpus::coarsened_extent`]). Each thread then covers more points of its
+/// tile, which the kernel's point loops (stepping by the block's extent) allow.
+#[no_mangle]
+pub extern "C" fn tessel_block_extent(blocks: i64, threads: i64, extent: i64) -> i64 {
+    let capacity = rt().device.resident_threads();
+    match capacity {
+        Some(c) if blocks > 0 && threads > 0 && extent > 0 => {
+            crate::gpus::coarsened_extent(c, blocks as u64, threads as u64, extent as u64) as i64
+        }
+        _ => extent,
+    }
+}
 
 // Printing helpers for hand-written host code run by tessel-run.
 #[no_mangle]

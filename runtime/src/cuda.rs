@@ -114,6 +114,7 @@ const CUDA_ERROR_NO_DEVICE: i32 = 100;
 const CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: i32 = 1;
 const CU_FUNC_ATTRIBUTE_NUM_REGS: i32 = 4;
 const CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: i32 = 39;
+const CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: i32 = 16;
 const CU_JIT_ERROR_LOG_BUFFER: i32 = 5;
 const CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: i32 = 6;
 const WARP: u64 = 32;
@@ -135,6 +136,7 @@ pub struct Cuda {
     ctx: P,
     name: String,
     max_threads_per_sm: i32,
+    sms: i32,
     modules: Vec<Option<P>>,
     functions: Vec<Function>,
     // Declared last so that it is dropped last: the function pointers in `api` point
@@ -163,6 +165,7 @@ impl Cuda {
             ctx: std::ptr::null_mut(),
             name: String::new(),
             max_threads_per_sm: 0,
+            sms: 0,
             modules: Vec::new(),
             functions: Vec::new(),
             _lib: lib,
@@ -196,6 +199,12 @@ impl Cuda {
             ) == 0
             {
                 c.max_threads_per_sm = t;
+            }
+            let mut sms = 0;
+            if (c.api.cuDeviceGetAttribute)(&mut sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev)
+                == 0
+            {
+                c.sms = sms;
             }
             let mut ctx = std::ptr::null_mut();
             c.check(
@@ -406,6 +415,11 @@ impl Device for Cuda {
 
     fn gpu(&self) -> String {
         self.name.clone()
+    }
+
+    fn resident_threads(&self) -> Option<u64> {
+        (self.sms > 0 && self.max_threads_per_sm > 0)
+            .then(|| self.sms as u64 * self.max_threads_per_sm as u64)
     }
 
     fn load(&mut self, image: &[u8]) -> Result<usize, String> {

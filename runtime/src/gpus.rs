@@ -263,6 +263,21 @@ impl Gpu {
     }
 }
 
+/// Thread coarsening at launch (`tessel_block_extent`): the extent of a block's
+/// outermost thread dimension, `extent`, `extent / 2` or `extent / 4` (exact divisions
+/// only), the smallest that leaves the launch of `blocks` blocks, each of `threads`
+/// threads at the full extent, at least `capacity` threads: one full wave of resident
+/// threads on the GPU. Fewer threads, each covering 2 or 4 points of its tile, share
+/// the block's setup (the cooperative copies' index arithmetic, the tile's bounds) and
+/// leave room for more resident blocks; a launch too small to fill the GPU keeps a
+/// thread per point.
+pub fn coarsened_extent(capacity: u64, blocks: u64, threads: u64, extent: u64) -> u64 {
+    [4u64, 2]
+        .into_iter()
+        .find(|f| extent % f == 0 && blocks.saturating_mul(threads / f) >= capacity)
+        .map_or(extent, |f| extent / f)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,6 +297,20 @@ mod tests {
         assert_eq!(h.occupancy(1, 0, 32), 0.5);
         // Too much shared memory: cannot run.
         assert_eq!(h.blocks_per_sm(256, 300 * 1024, 32), 0);
+    }
+
+    #[test]
+    fn coarsening_keeps_a_full_wave() {
+        let cap = 8 * 2048; // gtx690
+                            // 1024 tiles of 32x32 threads: a quarter of the threads still fill it.
+        assert_eq!(coarsened_extent(cap, 1024, 1024, 32), 8);
+        // 32 tiles: half of 32768 threads is exactly one wave.
+        assert_eq!(coarsened_extent(cap, 32, 1024, 32), 16);
+        // 8 tiles: too few to shrink.
+        assert_eq!(coarsened_extent(cap, 8, 1024, 32), 32);
+        // Extents that do not divide keep their threads.
+        assert_eq!(coarsened_extent(cap, 1 << 20, 96, 3), 3);
+        assert_eq!(coarsened_extent(cap, 1 << 20, 192, 6), 3);
     }
 
     #[test]

@@ -1,4 +1,7 @@
 // RUN: tessel-opt %s --split-input-file --verify-diagnostics --tessel-map-to-gpu
+// RUN: not tessel-opt %s --tessel-map-to-gpu=coarsen=0 2>&1 | FileCheck %s --check-prefix=COARSEN
+// RUN: not tessel-opt %s --tessel-map-to-gpu=coarsen=some 2>&1 | FileCheck %s --check-prefix=COARSEN
+// COARSEN: error: 'tessel-map-to-gpu' option coarsen={{.*}}: expected auto or a positive number
 // Scops tessel-map-to-gpu leaves on the host, as they were, with a remark saying why.
 
 // A call's callee is host code: it cannot run in a kernel.

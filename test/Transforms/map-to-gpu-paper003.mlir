@@ -64,7 +64,8 @@ func.func @jacobi(%A: memref<512x512xf32>, %B: memref<512x512xf32>) {
 // A 3-D stencil (paper 003's poisson, Figs. 10-11): all three loops are parallel, so
 // all three map to threads (32x4x2), k, the contiguous dimension, on x; no thread walks
 // k in a loop of its own (the uncoalesced mapping of Fig. 11). Tiled: a block per
-// 4x8x32 tile, x over k's 32 points.
+// 4x8x32 tile, x over k's 32 points; the z extent (at most 4) is chosen at launch, and
+// the outermost point loop steps by it.
 // CHECK-LABEL: func.func @poisson(
 // CHECK: gpu.launch blocks(%[[BX:[^,]*]], %{{[^)]*}}) in ({{.*}}) threads(%[[TX:[^,]*]], %{{[^)]*}}) in (%[[DX:[^ ]*]] = %c32, %{{.*}} = %c4, %{{.*}} = %c2)
 // CHECK-NEXT: %[[M:.*]] = arith.muli %[[BX]], %[[DX]]
@@ -72,8 +73,9 @@ func.func @jacobi(%A: memref<512x512xf32>, %B: memref<512x512xf32>) {
 // CHECK: %[[K:.*]] = arith.addi %[[X]], %c1 : index
 // CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %[[K]]] : memref<128x128x128xf32>
 // TILED-LABEL: func.func @poisson(
-// TILED: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c8, %{{.*}} = %c4)
-// TILED: scf.for %{{.*}} step %c4 {
+// TILED: %[[EZ:.*]] = call @tessel_block_extent(%c2048, %c1024, %c4)
+// TILED: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c8, %{{.*}} = %[[EZ]])
+// TILED: scf.for %{{.*}} step %[[EZ]] {
 // TILED: scf.for %{{.*}} step %c8 {
 // TILED: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %c32 {
 // TILED: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %[[K]]] : memref<128x128x128xf32>

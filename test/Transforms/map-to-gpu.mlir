@@ -6,9 +6,16 @@
 // RUN: tessel-run %t.mlir --device=sim --profile=%t.json | FileCheck %s --check-prefix=OUT
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=PROFILE
 // The tiled mapping: the module tiled, mapped, and run on sim.
-// RUN: tessel-opt %s --tessel-schedule --tessel-tile=sizes=64,64,16 --tessel-map-to-gpu -o %t.tiled.mlir
+// RUN: tessel-opt %s --tessel-schedule --tessel-tile=sizes=64,64,16 --tessel-map-to-gpu=coarsen=1 -o %t.tiled.mlir
 // RUN: FileCheck %s --input-file=%t.tiled.mlir --check-prefix=TILED
 // RUN: tessel-run %t.tiled.mlir --device=sim | FileCheck %s --check-prefix=OUT
+// RUN: tessel-opt %s --tessel-schedule --tessel-tile=sizes=64,64,16 --tessel-map-to-gpu=coarsen=4 -o %t.coarse.mlir
+// RUN: FileCheck %s --input-file=%t.coarse.mlir --check-prefix=COARSE
+// RUN: tessel-run %t.coarse.mlir --device=sim | FileCheck %s --check-prefix=OUT
+// RUN: tessel-opt %s --tessel-schedule --tessel-tile=sizes=64,64,16 --tessel-map-to-gpu -o %t.auto.mlir
+// RUN: FileCheck %s --input-file=%t.auto.mlir --check-prefix=AUTO
+// RUN: tessel-run %t.auto.mlir --device=sim --profile=%t.auto.json | FileCheck %s --check-prefix=OUT
+// RUN: FileCheck %s --input-file=%t.auto.json --check-prefix=AUTO-PROFILE
 
 // A parallel loop: the array is copied to the device, a 1-D launch of 256-thread blocks
 // over ceil(n / 256) blocks runs the body guarded by the trip count, the written
@@ -178,6 +185,22 @@ func.func @last(%x: memref<16xf32>, %y: memref<16xf32>) {
 // then coalesced); k's tile loop runs inside the kernel; each thread covers 2 x 2
 // points of its tile, its point loops starting at its thread id with the block's
 // extent as step; k's point loop runs whole.
+// With coarsen=4 each thread covers 4 times as many rows: 32 x 8 threads step by 8.
+// COARSE-LABEL: func.func @mm(
+// COARSE: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c8, %{{.*}} = %c1)
+// COARSE: scf.for %{{.*}} step %c8 {
+// COARSE-NEXT: %{{.*}} = arith.muli %{{.*}}, %c64
+// COARSE: scf.for %{{.*}} step %c32 {
+// By default (coarsen=auto) the runtime chooses the y extent at launch from the 4
+// blocks' threads and the device's resident threads (tessel_block_extent: 32, 16 or
+// 8), and i's point loop steps by it. 4 blocks of 1024 threads do not fill sim's
+// default H100 (132 x 2048 resident threads), so each keeps 32 x 32 threads.
+// AUTO: func.func private @tessel_block_extent(index, index, index) -> index
+// AUTO-LABEL: func.func @mm(
+// AUTO: %[[EY:.*]] = call @tessel_block_extent(%c4, %c1024, %c32)
+// AUTO: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %[[EY]], %{{.*}} = %c1)
+// AUTO: scf.for %{{.*}} step %[[EY]] {
+// AUTO-PROFILE: "kernel": "mm_k0", {{.*}}"block": [32, 32, 1]
 // TILED-LABEL: func.func @mm(
 // TILED: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %c2, %{{.*}} = %c2, %{{.*}} = %c1) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c32, %{{.*}} = %c1)
 // TILED: scf.if

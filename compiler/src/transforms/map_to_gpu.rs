@@ -18,7 +18,15 @@
 //!    thread t takes points t, t + block extent, ... of its tile (PPCG sec. 6.3, Fig. 2).
 //!    A block has a thread per point of the tile within the limits (x at most 32 wide,
 //!    256 for a 1-D grid; at most 1024 threads), thread x on the point loop of highest
-//!    priority. Loops and conditions that hold a
+//!    priority. Thread coarsening (`coarsen`): in a 2-D or 3-D block the outermost
+//!    thread dimension (y, or z) shrinks so that each thread covers several points
+//!    along it: by the option's factor, or with `coarsen=auto` (the default) at launch,
+//!    where the runtime's `tessel_block_extent` keeps the extent, or a half or a
+//!    quarter of it, the smallest whose grid still fills the device with resident
+//!    threads ([`tessel_runtime::gpus::coarsened_extent`]); the point loop then steps
+//!    by that value (a big grid on a small GPU shares each block's setup among more
+//!    points, a small one keeps a thread per point). `tessel-bound-blocks` bounds such
+//!    kernels' registers by the largest block. Loops and conditions that hold a
 //!    parallel loop deeper stay on the host (PPCG sec. 6.3: outer sequential loops on the
 //!    host, several kernels per scop). A local scalar (a zero-dimensional buffer at the
 //!    top of the scop) that a parallel loop writes must be private to each thread:
@@ -79,12 +87,24 @@ use std::collections::HashSet;
 /// object holds them all.
 pub const KERNEL_MODULE: &str = "tessel_kernels";
 
-pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
+pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
+    let text = options.get("coarsen");
+    let coarsen = match text.trim() {
+        "auto" | "" => None,
+        t => match t.parse::<i64>() {
+            Ok(f) if f > 0 => Some(f),
+            _ => {
+                return Err(format!(
+                    "'tessel-map-to-gpu' option coarsen={text}: expected auto or a positive number"
+                ))
+            }
+        },
+    };
     // SAFETY: the pass manager gives a live operation that this pass alone changes.
-    unsafe { visit(op) }
+    unsafe { visit(op, coarsen) }
 }
 
-unsafe fn visit(op: MlirOperation) -> Result<(), String> {
+unsafe fn visit(op: MlirOperation, coarsen: Option<i64>) -> Result<(), String> {
     for c in unsafe { children(op) } {
         if unsafe { op_name(c) } == "func.func" {
             let a = unsafe { mlirOperationGetAttributeByName(c, string_ref("sym_name")) };
@@ -92,10 +112,11 @@ unsafe fn visit(op: MlirOperation) -> Result<(), String> {
             let mut names = Names {
                 stem: kernel_stem(&name),
                 next: 0,
+                coarsen,
             };
             unsafe { map_in(c, &mut names)? };
         } else {
-            unsafe { visit(c)? };
+            unsafe { visit(c, coarsen)? };
         }
     }
     Ok(())
@@ -682,10 +703,14 @@ pub(crate) fn kernel_stem(name: &str) -> String {
         .collect()
 }
 
-/// Names the kernels of one function: `NAME_k0`, `NAME_k1`, ...
+/// Names the kernels of one function (`NAME_k0`, `NAME_k1`, ...) and carries the
+/// mapping's option.
 struct Names {
     stem: String,
     next: usize,
+    /// Points per thread along the outermost thread dimension of a tiled kernel of two
+    /// or three dimensions (`coarsen=N`); `None`: chosen at launch (`coarsen=auto`).
+    coarsen: Option<i64>,
 }
 
 impl Names {
@@ -771,14 +796,30 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                     block[1] = size(order[1]).min(8);
                     block[2] = size(order[2]).min(1024 / (block[0] * block[1]));
                 }
-                let (launch_sizes, b) = launch_sizes(o, &tiles, &order, block, false)?;
+                // Coarsening: the outermost thread dimension shrinks by the option's
+                // factor, or at launch by the device's size (each thread then takes
+                // several points of its tile, the point loops stepping by the extent).
+                let outer = n - 1;
+                if let (Some(f), true) = (names.coarsen, n >= 2) {
+                    block[outer] = (block[outer] + f - 1) / f;
+                }
+                let (mut launch_sizes, mut b) = launch_sizes(o, &tiles, &order, block, false)?;
+                let at_launch = names.coarsen.is_none() && n >= 2 && block[outer] >= 2;
+                if at_launch {
+                    let e = launch_extent(o, &launch_sizes, &block, outer)?;
+                    (launch_sizes[3 + outer], b[outer]) = (e, e);
+                }
                 let name = names.next();
                 tracing::info!(
                     at = %crate::mlir::loc_text(o),
-                    "mapping: {name}: a block per tile of {}; {}, block {}",
+                    "mapping: {name}: a block per tile of {}; {}, block {}{}",
                     shape_text(&(0..n).map(size).collect::<Vec<_>>()),
                     threads_text(&order, &points),
-                    shape_text(&block[..n])
+                    shape_text(&block[..n]),
+                    match at_launch {
+                        true => format!(" (the {} extent chosen at launch)", ["x", "y", "z"][outer]),
+                        false => String::new(),
+                    }
                 );
                 let k = launch(o, true, &launch_sizes, &name)?;
                 for (d, &m) in order.iter().enumerate() {
@@ -852,6 +893,83 @@ unsafe fn launch_sizes(
             st[0], st[1], st[2],
         ];
         Ok((sizes, b))
+    }
+}
+
+/// The extent of thread dimension `outer` of a launch with `sizes` (grid first) and
+/// `block` threads, chosen at launch by the runtime's `tessel_block_extent` from the
+/// device's resident threads: `block[outer]`, or a half or a quarter of it when the
+/// grid still fills the device (declared in the module on first use).
+unsafe fn launch_extent(
+    o: MlirOperation,
+    sizes: &[MlirValue; 15],
+    block: &[i64; 3],
+    outer: usize,
+) -> Result<MlirValue, String> {
+    use super::bound_blocks::EXTENT_FN as EXTENT;
+    unsafe {
+        let mut m = o;
+        while op_name(m) != "builtin.module" {
+            m = mlirOperationGetParentOperation(m);
+            if m.ptr.is_null() {
+                return Err("internal: a launch outside a module".into());
+            }
+        }
+        let declared = children(m).iter().any(|f| {
+            let a = mlirOperationGetAttributeByName(*f, string_ref("sym_name"));
+            !a.ptr.is_null()
+                && mlirAttributeIsAString(a)
+                && crate::mlir::from_string_ref(mlirStringAttrGetValue(a)) == EXTENT
+        });
+        let ctx = mlirOperationGetContext(o);
+        let index = mlirIndexTypeGet(ctx);
+        if !declared {
+            // `func.func private @tessel_block_extent(index, index, index) -> index`.
+            let loc = mlirOperationGetLocation(o);
+            let mut state = mlirOperationStateGet(string_ref("func.func"), loc);
+            let inputs = [index; 3];
+            let ty = mlirFunctionTypeGet(ctx, 3, inputs.as_ptr(), 1, &index);
+            let named = |k: &str, v: MlirAttribute| {
+                mlirNamedAttributeGet(mlirIdentifierGet(ctx, string_ref(k)), v)
+            };
+            let attrs = [
+                named("sym_name", mlirStringAttrGet(ctx, string_ref(EXTENT))),
+                named("function_type", mlirTypeAttrGet(ty)),
+                named(
+                    "sym_visibility",
+                    mlirStringAttrGet(ctx, string_ref("private")),
+                ),
+            ];
+            mlirOperationStateAddAttributes(&mut state, 3, attrs.as_ptr());
+            let region = mlirRegionCreate();
+            mlirOperationStateAddOwnedRegions(&mut state, 1, &region);
+            mlirBlockInsertOwnedOperation(body(m), 0, mlirOperationCreate(&mut state));
+        }
+        let threads = constant(o, block.iter().product())?;
+        let extent = constant(o, block[outer])?;
+        let (r, _) = instantiate(
+            o,
+            "func.func @blocks(%gx: index, %gy: index, %gz: index) -> index {
+  %a = arith.muli %gx, %gy : index
+  %blocks = arith.muli %a, %gz : index
+  return %blocks : index
+}",
+            &[sizes[0], sizes[1], sizes[2]],
+        )?;
+        // Built, not parsed: a template's call would not find the declaration.
+        let mut state = mlirOperationStateGet(string_ref("func.call"), mlirOperationGetLocation(o));
+        let operands = [r[0], threads, extent];
+        mlirOperationStateAddOperands(&mut state, 3, operands.as_ptr());
+        mlirOperationStateAddResults(&mut state, 1, &index);
+        let callee = mlirNamedAttributeGet(
+            mlirIdentifierGet(ctx, string_ref("callee")),
+            mlirFlatSymbolRefAttrGet(ctx, string_ref(EXTENT)),
+        );
+        mlirOperationStateAddAttributes(&mut state, 1, &callee);
+        let call = mlirOperationCreate(&mut state);
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(o), o, call);
+        let r = [mlirOperationGetResult(call, 0)];
+        Ok(r[0])
     }
 }
 

@@ -5,7 +5,8 @@
 //! GPU ran, and the baseline's estimate beside it. `--json` prints the rows as JSON.
 //!
 //! `--breakdown` instead builds each program once per stage of the optimizations (naive,
-//! tiled, +shared, +padding, +registers), prints each stage's estimated time and speedup
+//! tiled, +shared, +padding, +registers, +coarsening: the block's outer thread
+//! extent chosen at launch, `tessel-map-to-gpu{coarsen=auto}`), prints each stage's estimated time and speedup
 //! over naive, and with `--breakdown-svg` draws them as a bar chart (paper 000 Fig. 7).
 //!
 //! Pipelines (`--pipeline`, `--baseline`): `default` and `naive`, tessel-optimize's (as
@@ -71,8 +72,8 @@ struct Args {
     /// Instead of one pipeline: each program's estimated time (all its launches) with
     /// the optimizations added one by one, as paper 000 Fig. 7: naive, tiled, +shared
     /// (tessel-promote-shared), +padding (tessel-pad-banks), +registers
-    /// (tessel-promote-registers: the default pipeline), and each one's speedup over
-    /// naive.
+    /// (tessel-promote-registers), +coarsening (the block's outer thread extent chosen at
+    /// launch: the default pipeline), and each one's speedup over naive.
     #[arg(long, conflicts_with_all = ["baseline", "passes", "pipeline", "json", "per_program"])]
     breakdown: bool,
     /// With --breakdown, also draw the speedups as a bar chart in this SVG file.
@@ -82,21 +83,25 @@ struct Args {
 
 /// The stages of `--breakdown`: a name and the passes that build it, each adding one
 /// optimization to the one before.
-const STAGES: [(&str, &str); 5] = [
+const STAGES: [(&str, &str); 6] = [
     ("naive", "tessel-optimize{pipeline=naive}"),
     (
         "tiled",
-        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-map-to-gpu",
+        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-map-to-gpu{coarsen=1}",
     ),
     (
         "+shared",
-        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-map-to-gpu",
+        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-map-to-gpu{coarsen=1}",
     ),
     (
         "+padding",
-        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu",
+        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu{coarsen=1}",
     ),
-    ("+registers", "tessel-optimize{pipeline=default}"),
+    (
+        "+registers",
+        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu{coarsen=1}, tessel-promote-registers",
+    ),
+    ("+coarsening", "tessel-optimize{pipeline=default}"),
 ];
 
 /// `--breakdown`: builds and runs every program with each of [`STAGES`], prints a row
@@ -190,8 +195,9 @@ fn breakdown(args: &Args, dir: &std::path::Path, svg: Option<&str>) -> usize {
 /// A grouped bar chart in SVG: for each program, one bar per stage after naive (its
 /// speedup over naive), a line at 1x, a legend.
 fn chart(bars: &[(String, Vec<Option<f64>>)]) -> String {
-    const COLORS: [&str; 4] = ["#c6dbef", "#6baed6", "#2171b5", "#08306b"];
-    let (left, top, height, group) = (60.0, 30.0, 240.0, 110.0);
+    const COLORS: [&str; 5] = ["#c6dbef", "#6baed6", "#2171b5", "#08519c", "#08306b"];
+    let group = 22.0 * STAGES.len() as f64;
+    let (left, top, height) = (60.0, 30.0, 240.0);
     let width = left + group * bars.len() as f64 + 20.0;
     let max = bars
         .iter()
