@@ -62,7 +62,8 @@ pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
     Ok(())
 }
 
-unsafe fn symbol(op: MlirOperation) -> String {
+/// The `sym_name` of `op` (empty where it has none).
+pub(crate) unsafe fn symbol(op: MlirOperation) -> String {
     unsafe {
         let a = mlirOperationGetAttributeByName(op, string_ref("sym_name"));
         match !a.ptr.is_null() && mlirAttributeIsAString(a) {

@@ -915,12 +915,9 @@ unsafe fn launch_extent(
                 return Err("internal: a launch outside a module".into());
             }
         }
-        let declared = children(m).iter().any(|f| {
-            let a = mlirOperationGetAttributeByName(*f, string_ref("sym_name"));
-            !a.ptr.is_null()
-                && mlirAttributeIsAString(a)
-                && crate::mlir::from_string_ref(mlirStringAttrGetValue(a)) == EXTENT
-        });
+        let declared = children(m)
+            .iter()
+            .any(|f| super::bound_blocks::symbol(*f) == EXTENT);
         let ctx = mlirOperationGetContext(o);
         let index = mlirIndexTypeGet(ctx);
         if !declared {
