@@ -263,6 +263,36 @@ pub enum Inst {
     },
 }
 
+impl Inst {
+    /// The registers the instruction reads and writes, for sim's scoreboard (a branch's
+    /// block-argument moves aside: they pass each source's readiness to its target).
+    pub fn operands(&self) -> (Vec<Reg>, Vec<Reg>) {
+        match self {
+            Inst::Bin { d, a, b, .. } | Inst::Cmp { d, a, b, .. } => (vec![*a, *b], vec![*d]),
+            Inst::Un { d, a, .. } | Inst::Cast { d, a, .. } => (vec![*a], vec![*d]),
+            Inst::Select { d, c, a, b } => (vec![*c, *a, *b], vec![*d]),
+            Inst::Fma { d, a, b, c, .. } => (vec![*a, *b, *c], vec![*d]),
+            Inst::Special { d, .. } | Inst::Dim { d, .. } => (vec![], vec![*d]),
+            Inst::Load { d, idx, .. } => (idx.clone(), vec![*d]),
+            Inst::Store { v, idx, .. } => {
+                let mut u = idx.clone();
+                u.push(*v);
+                (u, vec![])
+            }
+            Inst::Atomic { d, idx, v, c, .. } => {
+                let mut u = idx.clone();
+                u.extend([*v, *c]);
+                (u, vec![*d])
+            }
+            Inst::Warp {
+                d, p, m, a, b, c, ..
+            } => (vec![*m, *a, *b, *c], vec![*d, *p]),
+            Inst::CondBr { c, .. } => (vec![*c], vec![]),
+            Inst::Br { .. } | Inst::Barrier | Inst::Return => (vec![], vec![]),
+        }
+    }
+}
+
 /// Operations across the lanes of a warp (CUDA's `__shfl*_sync` and `__ballot_sync`,
 /// `__all_sync`, `__any_sync`), as PTX's `shfl.sync` and `vote.sync` define them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

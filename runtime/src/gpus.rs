@@ -50,11 +50,16 @@
 //! * compute: per class, `warp instructions × 32 / (lanes per SM × S × clock)` summed
 //!   over classes (FP32, FP64, SFU, INT; loads, stores, control and the rest issue at 4
 //!   warp instructions per SM per cycle);
-//! * latency: a warp that runs alone waits out each of its instructions: ALU 4 cycles
-//!   (FP64 8), SFU 16, shared and local 30, global loads 400, barriers 20; a block takes
-//!   its slowest warp's chain (sim sums these per warp). Warps resident together
-//!   overlap their waits, and each of the `S × B` resident-block slots runs its share of
-//!   the blocks in turn: `max(Σ block chains / (S × B), longest block chain) / clock`;
+//! * latency: the cycles a warp running alone takes, from sim's scoreboard: an
+//!   instruction issues when its operands are ready (one per cycle, each basic block
+//!   scheduled as the assembler would, independent loads in flight together), its
+//!   result ready after ALU 4 cycles (FP64 8), SFU 16, shared and local 30, global
+//!   loads 400; a branch or barrier waits for what precedes it and holds the warp 4 or
+//!   20 cycles, so a loop's iterations do not overlap unless it is unrolled; a barrier
+//!   releases the block's warps together. A block takes its slowest warp's chain.
+//!   Warps resident together overlap their waits, and each of the `S × B`
+//!   resident-block slots runs its share of the blocks in turn:
+//!   `max(Σ block chains / (S × B), longest block chain) / clock`;
 //! * time = launch overhead (3 µs) + max(memory, L2, L1, shared, compute, latency).
 //!
 //! Occupancy thus acts twice: it bounds how many warps hide each other's latency (few

@@ -376,9 +376,16 @@ enum Lane {
 }
 
 struct Warp {
-    /// Cycles this warp would wait for its own instructions, alone on an SM
-    /// ([`LATENCY`]; global loads [`LOAD_LATENCY`]).
+    /// The cycle at which this warp, alone on an SM, may issue the first instruction
+    /// after its latest branch or barrier ([`Ctx::issue`]); once the warp has returned,
+    /// the cycle it finished.
     chain: u64,
+    /// Instructions issued since the last branch or barrier, and the cycle of the
+    /// latest issue ([`Ctx::issue`]).
+    issued: u64,
+    last: u64,
+    /// The cycle at which each register's value is ready (the scoreboard).
+    ready: Vec<u64>,
     regs: Vec<u64>,
     pc: [u32; WARP],
     state: [Lane; WARP],
@@ -394,6 +401,8 @@ struct Plan {
     bound: Vec<(u64, u64, u64)>,
     scalars: Vec<(Reg, u64)>,
     classes: Vec<usize>,
+    /// The registers each instruction reads and writes ([`Inst::operands`]).
+    deps: Vec<(Box<[Reg]>, Box<[Reg]>)>,
     grid: [u64; 3],
     block: [u64; 3],
     shared_bytes: u64,
@@ -426,6 +435,7 @@ struct Ctx<'a> {
     owners: Option<&'a Owners>,
     scalars: &'a [(Reg, u64)],
     classes: &'a [usize],
+    deps: &'a [(Box<[Reg]>, Box<[Reg]>)],
     warps: Vec<Warp>,
     shared: Vec<u8>,
     /// Bytes per shadow entry of shared memory: 4, or the narrowest shared element's
@@ -462,8 +472,9 @@ const CLS_CONTROL: usize = 8;
 const CLS_BARRIER: usize = 9;
 const CLS_SPECIAL: usize = 10;
 
-/// Cycles a lone warp waits per instruction of each class (the time model's latency
-/// term, [`crate::gpus`]); global loads wait [`LOAD_LATENCY`] instead.
+/// Cycles until the result of an instruction of each class is ready, and what a branch
+/// or barrier holds its warp (the time model's latency term, [`crate::gpus`]); global
+/// loads take [`LOAD_LATENCY`] instead.
 const LATENCY: [u64; 11] = [4, 4, 8, 16, 4, 4, 30, 30, 4, 20, 4];
 const LOAD_LATENCY: u64 = 400;
 
@@ -817,9 +828,13 @@ impl<'a> Ctx<'a> {
             owners,
             scalars: &plan.scalars,
             classes: &plan.classes,
+            deps: &plan.deps,
             warps: (0..nwarps)
                 .map(|_| Warp {
                     chain: 0,
+                    issued: 0,
+                    last: 0,
+                    ready: vec![0; k.nregs as usize],
                     regs: vec![0; k.nregs as usize * WARP],
                     pc: [0; WARP],
                     state: [Lane::Exited; WARP],
@@ -875,6 +890,9 @@ impl<'a> Ctx<'a> {
             }
             w.private.fill(0);
             w.chain = 0;
+            w.issued = 0;
+            w.last = 0;
+            w.ready.fill(0);
         }
         let result = self.run_warps(&mut warps);
         self.warps = warps;
@@ -934,7 +952,11 @@ impl<'a> Ctx<'a> {
                 }
                 (Some(_), None) => {
                     self.stamp += 1;
+                    // The barrier releases every warp when the last one arrives.
+                    let release = warps.iter().map(|w| w.chain).max().unwrap_or(0);
                     for w in warps.iter_mut() {
+                        w.chain = release;
+                        w.last = release;
                         for l in 0..WARP {
                             if let Lane::Barrier(_) = w.state[l] {
                                 w.state[l] = Lane::Running;
@@ -987,7 +1009,7 @@ impl<'a> Ctx<'a> {
                 self.c.instructions += n;
                 self.c.warp_classes[cls] += 1;
                 self.c.classes[cls] += n;
-                w.chain += LATENCY[cls];
+                self.issue(w, pc, cls);
                 let r = &mut w.regs;
                 match inst {
                     Inst::Bin { op, ty, d, a, b } => {
@@ -1054,7 +1076,7 @@ impl<'a> Ctx<'a> {
                     Inst::Special { d, s } => {
                         let d = *d as usize * WARP;
                         let (bid, block, grid) = (self.bid, self.block, self.grid);
-                        let (tid, clock) = (&w.tid, w.chain);
+                        let (tid, clock) = (&w.tid, w.chain + w.issued);
                         lanes(mask, |l| {
                             r[d + l] = match *s {
                                 Special::ThreadId(k) => tid[l][k as usize % 3],
@@ -1075,12 +1097,7 @@ impl<'a> Ctx<'a> {
                         let d = *d as usize * WARP;
                         lanes(mask, |l| r[d + l] = v);
                     }
-                    Inst::Load { d, mem, idx } => {
-                        if cls == CLS_GLOBAL {
-                            w.chain += LOAD_LATENCY - LATENCY[CLS_GLOBAL];
-                        }
-                        self.memory(w, mask, *mem, idx, *d, false)?
-                    }
+                    Inst::Load { d, mem, idx } => self.memory(w, mask, *mem, idx, *d, false)?,
                     Inst::Store { v, mem, idx } => self.memory(w, mask, *mem, idx, *v, true)?,
                     Inst::Warp {
                         op,
@@ -1155,13 +1172,9 @@ impl<'a> Ctx<'a> {
                         idx,
                         v,
                         c,
-                    } => {
-                        if cls == CLS_GLOBAL {
-                            w.chain += LOAD_LATENCY - LATENCY[CLS_GLOBAL];
-                        }
-                        self.atomic(w, mask, *op, *ty, *d, *mem, idx[0], *v, *c)?
-                    }
+                    } => self.atomic(w, mask, *op, *ty, *d, *mem, idx[0], *v, *c)?,
                     Inst::Br { target, moves } => {
+                        move_ready(&mut w.ready, moves);
                         lanes(mask, |l| {
                             parallel_move(r, moves, l);
                             w.pc[l] = *target;
@@ -1180,15 +1193,24 @@ impl<'a> Ctx<'a> {
                         fmoves,
                     } => {
                         let c = *c as usize * WARP;
+                        let (mut to_t, mut to_f) = (false, false);
                         lanes(mask, |l| {
                             if r[c + l] & 1 != 0 {
                                 parallel_move(r, tmoves, l);
                                 w.pc[l] = *t;
+                                to_t = true;
                             } else {
                                 parallel_move(r, fmoves, l);
                                 w.pc[l] = *f;
+                                to_f = true;
                             }
                         });
+                        if to_t {
+                            move_ready(&mut w.ready, tmoves);
+                        }
+                        if to_f {
+                            move_ready(&mut w.ready, fmoves);
+                        }
                         break;
                     }
                     Inst::Barrier => {
@@ -1206,6 +1228,39 @@ impl<'a> Ctx<'a> {
                 }
                 pc += 1;
             }
+        }
+    }
+
+    /// Times instruction `pc` of class `cls` on warp `w`'s scoreboard, as the warp would
+    /// run alone on an SM once the assembler has scheduled each basic block: an
+    /// instruction issues when its operands are ready, at most one per cycle from the
+    /// block's start, not held behind an earlier instruction that waits (ptxas hoists
+    /// independent loads above the arithmetic that waits for earlier ones); its results
+    /// are ready [`LATENCY`] cycles later ([`LOAD_LATENCY`] for a global load or atomic).
+    /// A branch, barrier or return issues after everything before it and holds the
+    /// warp for its latency (no speculation): iterations of a loop do not overlap unless
+    /// the loop is unrolled. A store does not wait for memory.
+    fn issue(&self, w: &mut Warp, pc: usize, cls: usize) {
+        let (uses, defs) = &self.deps[pc];
+        let ready = uses.iter().fold(0, |t, r| t.max(w.ready[*r as usize]));
+        let lat = if cls == CLS_GLOBAL && !defs.is_empty() {
+            LOAD_LATENCY
+        } else {
+            LATENCY[cls]
+        };
+        let slot = w.chain + w.issued;
+        if cls == CLS_CONTROL || cls == CLS_BARRIER {
+            let t = ready.max(slot).max(w.last + 1);
+            w.chain = t + lat;
+            w.issued = 0;
+            w.last = t;
+        } else {
+            let t = ready.max(slot);
+            for d in defs.iter() {
+                w.ready[*d as usize] = t + lat;
+            }
+            w.issued += 1;
+            w.last = w.last.max(t);
         }
     }
 
@@ -1721,6 +1776,21 @@ unsafe fn access_raw(p: *mut u8, esz: u64, reg: &mut u64, write: bool, ty: Ty) {
     }
 }
 
+/// A branch's block-argument moves on the scoreboard: each target is ready when its
+/// source is.
+fn move_ready(ready: &mut [u64], moves: &[(Reg, Reg)]) {
+    match moves.len() {
+        0 => {}
+        1 => ready[moves[0].0 as usize] = ready[moves[0].1 as usize],
+        _ => {
+            let at: Vec<u64> = moves.iter().map(|(_, s)| ready[*s as usize]).collect();
+            for ((d, _), t) in moves.iter().zip(at) {
+                ready[*d as usize] = t;
+            }
+        }
+    }
+}
+
 fn parallel_move(r: &mut [u64], moves: &[(Reg, Reg)], l: usize) {
     match moves.len() {
         0 => {}
@@ -1925,6 +1995,14 @@ impl Device for Sim {
         }
         let plan = Plan {
             classes: k.code.iter().map(|i| class_of(i, &k)).collect(),
+            deps: k
+                .code
+                .iter()
+                .map(|i| {
+                    let (u, d) = i.operands();
+                    (u.into_boxed_slice(), d.into_boxed_slice())
+                })
+                .collect(),
             k: k.clone(),
             descs,
             bound,
@@ -2157,6 +2235,75 @@ mod tests {
             private_bytes: 0,
             registers: 0,
         }
+    }
+
+    /// `out[tid] = out[32] + out[k + 32]`, `k` being `tid` or (when `dependent`) the
+    /// value of `out[32]` (0 in zeroed memory): the second load then waits for the first.
+    fn two_loads(dependent: bool) -> Kernel {
+        let mut k = twice(32, false);
+        k.name = "two_loads".into();
+        k.nregs = 6;
+        k.consts = vec![(1, 32)];
+        let add = |d, a, b| Inst::Bin {
+            op: BinOp::Add,
+            ty: Ty::I64,
+            d,
+            a,
+            b,
+        };
+        k.code = vec![
+            Inst::Special {
+                d: 0,
+                s: Special::ThreadId(0),
+            },
+            Inst::Load {
+                d: 2,
+                mem: 0,
+                idx: vec![1],
+            },
+            add(5, if dependent { 2 } else { 0 }, 1),
+            Inst::Load {
+                d: 3,
+                mem: 0,
+                idx: vec![5],
+            },
+            add(4, 2, 3),
+            Inst::Store {
+                v: 4,
+                mem: 0,
+                idx: vec![0],
+            },
+            Inst::Return,
+        ];
+        k
+    }
+
+    #[test]
+    fn independent_loads_are_in_flight_together() {
+        let chain = |dependent: bool| {
+            let mut sim = Sim::new().unwrap();
+            let fb = FatBinary {
+                sim: vec![two_loads(dependent)],
+                ..Default::default()
+            };
+            let m = sim.load(&fb.encode()).unwrap();
+            let f = sim.function(m, "two_loads").unwrap();
+            let buf = sim.alloc(64 * 8).unwrap();
+            let (mut p0, mut p1, mut off, mut size, mut stride) =
+                (buf as u64, buf as u64, 0u64, 64u64, 1u64);
+            let params: Vec<*mut c_void> = [&mut p0, &mut p1, &mut off, &mut size, &mut stride]
+                .into_iter()
+                .map(|r| r as *mut u64 as *mut c_void)
+                .collect();
+            let l = sim.launch(f, [1, 1, 1], [32, 1, 1], 0, &params).unwrap();
+            l.counters.unwrap().block_chain_max
+        };
+        // Independent: the first load issues at cycle 1, the second at 8 (after the
+        // thread id, 0, and its index, 4), the sum at 408, the store at 412, the
+        // return at 413 and holds the warp 4 cycles.
+        assert_eq!(chain(false), 417);
+        // Dependent: the second load's index waits for the first load (401).
+        assert_eq!(chain(true), 401 + 4 + LOAD_LATENCY + 4 + 1 + 4);
     }
 
     #[test]

@@ -16,14 +16,35 @@
 // CHECK: %[[BX:.*]] = gpu.block_dim x
 // CHECK: %[[BY:.*]] = gpu.block_dim y
 // CHECK: %[[BZ:.*]] = gpu.block_dim z
-// CHECK: scf.for %[[E:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// Each thread takes 3 elements per step (20 elements, 8 threads): the loop steps by 3
+// blocks' worth of threads.
+// CHECK: %[[THREADS:.*]] = arith.muli %{{.*}}, %[[BZ]] : index
+// CHECK: %[[C3:.*]] = arith.constant 3 : index
+// CHECK: %[[STEP:.*]] = arith.muli %[[THREADS]], %[[C3]] : index
+// CHECK: scf.for %[[E:.*]] = %{{.*}} to %{{.*}} step %[[STEP]] {
 // Consecutive threads on consecutive elements of a row: the column is the remainder.
 // CHECK: %[[C:.*]] = arith.remui %[[E]], %{{.*}} : index
 // CHECK: %[[Q:.*]] = arith.divui %[[E]], %{{.*}} : index
 // CHECK: %[[R:.*]] = arith.remui %[[Q]], %{{.*}} : index
+// The loads of the step come first, each guarded (an element outside A, or past the
+// tile's end, yields 0 and is not stored)...
+// CHECK: %[[V:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<10x7xi32>
+// The second element is `threads` further.
+// CHECK: %[[D1:.*]] = arith.muli %[[THREADS]], %{{.*}} : index
+// CHECK: %[[E1:.*]] = arith.addi %[[E]], %[[D1]] : index
+// CHECK: arith.cmpi ult, %[[E1]], %{{.*}} : index
+// CHECK: scf.if %{{.*}} -> (i32) {
+// CHECK: scf.if %{{.*}} -> (i32) {
+// ...then the stores.
 // CHECK: scf.if
-// CHECK: %[[V:.*]] = memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<10x7xi32>
-// CHECK: memref.store %[[V]], %[[S]][%[[R]], %[[C]]] : memref<5x5xi32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: memref.store %[[V]], %[[S]][%[[R]], %[[C]]] : memref<5x5xi32, #gpu.address_space<workgroup>>
+// CHECK: scf.if
+// CHECK-NEXT: memref.store
+// CHECK: scf.if
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: }
+// CHECK-NEXT: }
 // CHECK: gpu.barrier
 // Copy-out: from the shared side.
 // CHECK: scf.for

@@ -107,6 +107,14 @@ unsafe fn launches(op: MlirOperation, bounds: &mut HashMap<(String, String), Opt
 /// The largest block `launch` may have: each block size a constant or an extent from
 /// [`EXTENT_FN`] with a constant maximum.
 unsafe fn block_bound(launch: MlirOperation) -> Option<[i64; 3]> {
+    unsafe { block_range(launch) }.map(|r| r.map(|(_, most)| most))
+}
+
+/// The least and the largest size of each dimension of the block of `launch` (a
+/// `gpu.launch` or `gpu.launch_func`): a constant, or an extent from [`EXTENT_FN`] with
+/// a constant maximum, which the runtime may divide by up to 4
+/// ([`tessel_runtime::gpus::coarsened_extent`]).
+pub(crate) unsafe fn block_range(launch: MlirOperation) -> Option<[(i64, i64); 3]> {
     unsafe {
         // Operands: the async dependencies, grid x, y, z, then block x, y, z.
         let seg = mlirOperationGetAttributeByName(launch, string_ref("operandSegmentSizes"));
@@ -114,15 +122,15 @@ unsafe fn block_bound(launch: MlirOperation) -> Option<[i64; 3]> {
             return None;
         }
         let first = mlirDenseI32ArrayGetElement(seg, 0) as isize + 3;
-        let mut out = [0i64; 3];
+        let mut out = [(0i64, 0i64); 3];
         for (d, o) in out.iter_mut().enumerate() {
-            *o = bound(mlirOperationGetOperand(launch, first + d as isize))?;
+            *o = range(mlirOperationGetOperand(launch, first + d as isize))?;
         }
         Some(out)
     }
 }
 
-unsafe fn bound(v: MlirValue) -> Option<i64> {
+unsafe fn range(v: MlirValue) -> Option<(i64, i64)> {
     unsafe {
         if !mlirValueIsAOpResult(v) {
             return None;
@@ -131,14 +139,21 @@ unsafe fn bound(v: MlirValue) -> Option<i64> {
         match op_name(def).as_str() {
             "arith.constant" => {
                 let a = mlirOperationGetAttributeByName(def, string_ref("value"));
-                mlirAttributeIsAInteger(a).then(|| mlirIntegerAttrGetValueInt(a))
+                mlirAttributeIsAInteger(a)
+                    .then(|| mlirIntegerAttrGetValueInt(a))
+                    .map(|c| (c, c))
             }
             "func.call" => {
                 let callee = mlirOperationGetAttributeByName(def, string_ref("callee"));
                 let named = !callee.ptr.is_null()
                     && from_string_ref(mlirFlatSymbolRefAttrGetValue(callee)) == EXTENT_FN;
                 match named && mlirOperationGetNumOperands(def) == 3 {
-                    true => bound(mlirOperationGetOperand(def, 2)),
+                    true => range(mlirOperationGetOperand(def, 2)).map(|(_, most)| {
+                        // With no capacity to fill, the rule divides all it may.
+                        let least =
+                            tessel_runtime::gpus::coarsened_extent(0, 1, 4, most.max(0) as u64);
+                        (least as i64, most)
+                    }),
                     false => None,
                 }
             }

@@ -8,7 +8,11 @@
 //!   row-major order, the linear thread id `e` of the block taking elements `e`,
 //!   `e + threads`, ... so that consecutive threads move consecutive elements of a row
 //!   (coalesced on the global side, one bank each on the shared side); an element whose
-//!   global index is outside the global memref (a boundary tile) is skipped. Where a
+//!   global index is outside the global memref (a boundary tile) is skipped. Each
+//!   step of a thread's loop takes up to 4 elements (as many as the smallest block the
+//!   launch may have leaves each thread), their guarded loads first and then their
+//!   stores, so that a thread has several loads in flight (paper 000 sec. 4's ILP, for
+//!   the copies). Where a
 //!   warp spans several short rows whose padded strides put them on the same banks, the
 //!   rows are taken in an interleaved order ([`super::pad_banks::copy_rows`], paper 000
 //!   Table 1's thread remapping): a 256x8 box of f64 padded to 9 has each half-warp
@@ -28,10 +32,12 @@
 //! }
 //! // =>
 //! gpu.launch ... workgroup(%s : memref<34x34xf64, #gpu.address_space<workgroup>>) {
-//!   %e0 = (tz * by + ty) * bx + tx
-//!   scf.for %e = %e0 to 1156 step %threads {
-//!     %r = %e floordiv 34, %c = %e mod 34
-//!     scf.if (%i + %r, %j + %c) in bounds of %A { %s[%r, %c] = %A[%i + %r, %j + %c] }
+//!   %e0 = (tz * by + ty) * bx + tx                    // 256 threads: 4 per step
+//!   scf.for %e = %e0 to 1156 step (4 * %threads) {
+//!     %r = %e floordiv 34, %c = %e mod 34               // and for %e + %threads, ...
+//!     %v = scf.if (%i + %r, %j + %c) in bounds of %A { %A[%i + %r, %j + %c] } else { 0 }
+//!     ...                                               // the 3 other loads
+//!     scf.if (in bounds) { %s[%r, %c] = %v }            // then the 4 stores
 //!   }
 //! }
 //! ```
@@ -134,21 +140,57 @@ unsafe fn copy(op: MlirOperation) -> Result<(), String> {
             }
             false => (1, 1),
         };
-        let text = copy_template(&tile, &src_type, &dst_type, shared_src, order);
+        let elem_type = mlirShapedTypeGetElementType(shared);
+        let elem = print_type(elem_type);
+        let zero = if mlirTypeIsAFloat(elem_type) {
+            "0.0"
+        } else if mlirTypeIsAInteger(elem_type) || mlirTypeIsAIndex(elem_type) {
+            "0"
+        } else {
+            return Err(format!(
+                "{}: tgpu.tile_copy of {elem} elements: only integer and floating-point tiles are copied",
+                loc_text(op)
+            ));
+        };
+        let unroll = unroll(launch_of(op), tile.iter().product());
+        let types = (src_type.as_str(), dst_type.as_str(), elem.as_str(), zero);
+        let text = copy_template(&tile, types, shared_src, order, unroll);
         instantiate(op, &text, &operands).map_err(|e| format!("{}: {e}", loc_text(op)))?;
         mlirOperationDestroy(op);
         Ok(())
     }
 }
 
+/// Elements each thread takes per step of a copy of `total` elements: as many as the
+/// smallest block the launch may have leaves it (the block's size may be chosen at
+/// launch, [`super::bound_blocks::block_range`]), at most [`MAX_UNROLL`]; the most when
+/// the block's size is unknown.
+unsafe fn unroll(launch: Option<MlirOperation>, total: i64) -> i64 {
+    let least = launch
+        .and_then(|l| unsafe { super::bound_blocks::block_range(l) })
+        .map(|r| r.iter().map(|(least, _)| least.max(&1)).product::<i64>());
+    match least {
+        Some(threads) => ((total + threads - 1) / threads).clamp(1, MAX_UNROLL),
+        None => MAX_UNROLL,
+    }
+}
+
+/// The most elements a thread loads together in a cooperative copy: enough loads in
+/// flight per thread to cover the global latency at the occupancies tiled kernels have,
+/// few enough that the guards' index arithmetic stays small.
+const MAX_UNROLL: i64 = 4;
+
 /// The cooperative copy of a tile of shape `tile` from `%src` to `%dst` (the shared side
-/// is `%src` when `shared_src`), at global offsets `%o0`, `%o1`, ...
+/// is `%src` when `shared_src`), at global offsets `%o0`, `%o1`, ..., each thread taking
+/// `unroll` elements per step of its loop: their loads first (each guarded, yielding
+/// `zero` of element type `elem` when outside), then their stores, so that the loads of
+/// a step are in flight together.
 fn copy_template(
     tile: &[i64],
-    src_type: &str,
-    dst_type: &str,
+    (src_type, dst_type, elem, zero): (&str, &str, &str, &str),
     shared_src: bool,
     (g, rows_apart): (i64, i64),
+    unroll: i64,
 ) -> String {
     let r = tile.len();
     let total: i64 = tile.iter().product();
@@ -169,6 +211,8 @@ fn copy_template(
   %d = arith.muli %bx, %by : index
   %threads = arith.muli %d, %bz : index
   %total = arith.constant {total} : index
+  %unroll = arith.constant {unroll} : index
+  %step = arith.muli %threads, %unroll : index
   %true = arith.constant true
 ",
         offsets.join(", ")
@@ -180,40 +224,65 @@ fn copy_template(
             tile[k]
         );
     }
-    t += "  scf.for %e = %first to %total step %threads {\n";
-    // Row-major delinearization: the last dimension varies fastest.
     let remapped = r >= 2 && rows_apart > 1;
-    for k in (0..r).rev() {
-        let rest = match (k + 1 == r, remapped && k + 2 == r) {
-            (true, _) => "%e".to_string(),
-            (false, true) => format!("%q{}r", k + 1),
-            (false, false) => format!("%q{}", k + 1),
-        };
+    if remapped {
+        let block = g * rows_apart;
+        let full = total / tile[r - 1] / block * block;
         t += &format!(
-            "    %l{k} = arith.remui {rest}, %t{k} : index\n    %q{k} = arith.divui {rest}, %t{k} : index\n    %g{k} = arith.addi %o{k}, %l{k} : index\n    %in{k} = arith.cmpi ult, %g{k}, %n{k} : index\n"
+            "  %rb = arith.constant {block} : index\n  %rf = arith.constant {full} : index\n  %rg = arith.constant {g} : index\n  %rr = arith.constant {rows_apart} : index\n"
         );
-        if k + 1 == r && remapped {
-            // Rows `rows_apart` apart share a step ([`copy_row`]): %q is the row.
-            let block = g * rows_apart;
-            let full = total / tile[r - 1] / block * block;
-            let q = format!("%q{k}");
+    }
+    t += "  scf.for %e = %first to %total step %step {\n";
+    let mut stores = String::new();
+    for u in 0..unroll {
+        // Element `%e_u` of the step, in range of the tile or not.
+        // Element `%e_u` of the step, and whether it is in the tile (the loop's bound
+        // already holds for the first).
+        if u > 0 {
             t += &format!(
-                "    %rb = arith.constant {block} : index\n    %rf = arith.constant {full} : index\n    %rg = arith.constant {g} : index\n    %rr = arith.constant {rows_apart} : index\n    %rw = arith.divui {q}, %rb : index\n    %ri = arith.remui {q}, %rb : index\n    %ra = arith.remui %ri, %rg : index\n    %rc = arith.divui %ri, %rg : index\n    %rm = arith.muli %rw, %rb : index\n    %rn = arith.muli %ra, %rr : index\n    %rs = arith.addi %rm, %rn : index\n    %rt = arith.addi %rs, %rc : index\n    %rin = arith.cmpi ult, {q}, %rf : index\n    %q{k}r = arith.select %rin, %rt, {q} : index\n"
+                "    %u_{u} = arith.constant {u} : index\n    %du_{u} = arith.muli %threads, %u_{u} : index\n    %e_{u} = arith.addi %e, %du_{u} : index\n    %ein_{u} = arith.cmpi ult, %e_{u}, %total : index\n"
             );
         }
+        // Row-major delinearization: the last dimension varies fastest.
+        for k in (0..r).rev() {
+            let rest = match (k + 1 == r, remapped && k + 2 == r) {
+                (true, _) if u == 0 => "%e".to_string(),
+                (true, _) => format!("%e_{u}"),
+                (false, true) => format!("%q{}r_{u}", k + 1),
+                (false, false) => format!("%q{}_{u}", k + 1),
+            };
+            t += &format!(
+                "    %l{k}_{u} = arith.remui {rest}, %t{k} : index\n    %q{k}_{u} = arith.divui {rest}, %t{k} : index\n    %g{k}_{u} = arith.addi %o{k}, %l{k}_{u} : index\n    %in{k}_{u} = arith.cmpi ult, %g{k}_{u}, %n{k} : index\n"
+            );
+            if k + 1 == r && remapped {
+                // Rows `rows_apart` apart share a step ([`copy_rows`]): %q is the row.
+                let q = format!("%q{k}_{u}");
+                t += &format!(
+                    "    %rw_{u} = arith.divui {q}, %rb : index\n    %ri_{u} = arith.remui {q}, %rb : index\n    %ra_{u} = arith.remui %ri_{u}, %rg : index\n    %rc_{u} = arith.divui %ri_{u}, %rg : index\n    %rm_{u} = arith.muli %rw_{u}, %rb : index\n    %rn_{u} = arith.muli %ra_{u}, %rr : index\n    %rs_{u} = arith.addi %rm_{u}, %rn_{u} : index\n    %rt_{u} = arith.addi %rs_{u}, %rc_{u} : index\n    %rin_{u} = arith.cmpi ult, {q}, %rf : index\n    %q{k}r_{u} = arith.select %rin_{u}, %rt_{u}, {q} : index\n"
+                );
+            }
+        }
+        let mut ok = match u {
+            0 => "%true".to_string(),
+            _ => format!("%ein_{u}"),
+        };
+        for k in 0..r {
+            t += &format!("    %ok{k}_{u} = arith.andi {ok}, %in{k}_{u} : i1\n");
+            ok = format!("%ok{k}_{u}");
+        }
+        let g: Vec<String> = (0..r).map(|k| format!("%g{k}_{u}")).collect();
+        let l: Vec<String> = (0..r).map(|k| format!("%l{k}_{u}")).collect();
+        let (si, di) = if shared_src { (&l, &g) } else { (&g, &l) };
+        t += &format!(
+            "    %v_{u} = scf.if {ok} -> ({elem}) {{\n      %x_{u} = memref.load %src[{}] : {src_type}\n      scf.yield %x_{u} : {elem}\n    }} else {{\n      %z_{u} = arith.constant {zero} : {elem}\n      scf.yield %z_{u} : {elem}\n    }}\n",
+            si.join(", ")
+        );
+        stores += &format!(
+            "    scf.if {ok} {{\n      memref.store %v_{u}, %dst[{}] : {dst_type}\n    }}\n",
+            di.join(", ")
+        );
     }
-    let mut ok = "%true".to_string();
-    for k in 0..r {
-        t += &format!("    %ok{k} = arith.andi {ok}, %in{k} : i1\n");
-        ok = format!("%ok{k}");
-    }
-    let g: Vec<String> = (0..r).map(|k| format!("%g{k}")).collect();
-    let l: Vec<String> = (0..r).map(|k| format!("%l{k}")).collect();
-    let (si, di) = if shared_src { (&l, &g) } else { (&g, &l) };
-    t += &format!(
-        "    scf.if {ok} {{\n      %v = memref.load %src[{}] : {src_type}\n      memref.store %v, %dst[{}] : {dst_type}\n    }}\n  }}\n  return\n}}",
-        si.join(", "),
-        di.join(", ")
-    );
+    t += &stores;
+    t += "  }\n  return\n}";
     t
 }
