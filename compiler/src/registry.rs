@@ -249,7 +249,7 @@ pub const PASSES: &[PassInfo] = &[
         name: "tessel-schedule",
         summary: "Reschedule every tpoly.scop with isl's scheduler (Pluto-style, maximal coincidence) and rebuild its loops: permutable bands and coincident (parallel) members marked on the loops",
         options: &[
-            PassOption { name: "fuse", default: "max", help: "max: isl may fuse strongly connected components; min: each scheduled on its own (isl's serialize-sccs)" },
+            PassOption { name: "fuse", default: "auto", help: "max: isl may fuse strongly connected components; min: each scheduled on its own (isl's serialize-sccs); auto: max, or min where max nests a band's members imperfectly" },
             PassOption { name: "algorithm", default: "isl", help: "isl (Pluto-style bands, Feautrier's as the fallback) or feautrier" },
         ],
         example: "affine.for %i { S0 } affine.for %i { S1 }  =>  affine.for %i { S0 S1 } {tpoly.band = 0, tpoly.coincident, tpoly.member = 0, tpoly.permutable}",

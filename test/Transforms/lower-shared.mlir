@@ -21,7 +21,32 @@
 // CHECK: %[[THREADS:.*]] = arith.muli %{{.*}}, %[[BZ]] : index
 // CHECK: %[[C3:.*]] = arith.constant 3 : index
 // CHECK: %[[STEP:.*]] = arith.muli %[[THREADS]], %[[C3]] : index
-// CHECK: scf.for %[[E:.*]] = %{{.*}} to %{{.*}} step %[[STEP]] {
+// A tile whose box lies inside A (the first column of tiles) takes the fast path: no
+// guard on any element.
+// CHECK: arith.cmpi sge, %{{.*}}, %{{.*}} : index
+// CHECK: arith.cmpi sle, %{{.*}}, %{{.*}} : index
+// CHECK: scf.if %{{[0-9]+}} {
+// Steps of 3 elements while all 3 are in the tile: the loads, then the stores.
+// CHECK: scf.for %[[F:.*]] = %{{.*}} to %{{.*}} step %[[STEP]] {
+// CHECK-NOT: scf.if
+// CHECK: memref.load
+// CHECK-NOT: scf.if
+// CHECK: memref.load
+// CHECK-NOT: scf.if
+// CHECK: memref.load
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: }
+// Then the rest one element per step.
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[THREADS]] {
+// CHECK-NEXT: arith.remui
+// CHECK-NOT: scf.if
+// CHECK: memref.store
+// CHECK-NEXT: }
+// A boundary tile guards each element.
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.for %[[E:.*]] = %{{.*}} to %{{.*}} step %[[STEP]] {
 // Consecutive threads on consecutive elements of a row: the column is the remainder.
 // CHECK: %[[C:.*]] = arith.remui %[[E]], %{{.*}} : index
 // CHECK: %[[Q:.*]] = arith.divui %[[E]], %{{.*}} : index
@@ -43,6 +68,7 @@
 // CHECK-NEXT: memref.store
 // CHECK: scf.if
 // CHECK-NEXT: memref.store
+// CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK: gpu.barrier

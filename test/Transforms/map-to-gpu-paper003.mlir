@@ -76,8 +76,12 @@ func.func @jacobi(%A: memref<512x512xf32>, %B: memref<512x512xf32>) {
 // TILED: %[[EZ:.*]] = call @tessel_block_extent(%c2048, %c1024, %c4)
 // TILED: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c8, %{{.*}} = %[[EZ]])
 // TILED: scf.for %{{.*}} step %[[EZ]] {
-// TILED: scf.for %{{.*}} step %c8 {
-// TILED: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %c32 {
+// The y and x extents (8, 32) cover their tiles' 8 and 32 points: one point each, a
+// guard rather than a loop.
+// TILED: %[[JIN:.*]] = arith.cmpi slt, %{{[0-9]+}}, %{{.*}} : index
+// TILED-NEXT: scf.if %[[JIN]] {
+// TILED: %[[KIN:.*]] = arith.cmpi slt, %[[K:[0-9]+]], %{{.*}} : index
+// TILED-NEXT: scf.if %[[KIN]] {
 // TILED: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %[[K]]] : memref<128x128x128xf32>
 func.func @poisson(%A: memref<128x128x128xf32>, %B: memref<128x128x128xf32>) {
   affine.for %i = 1 to 127 {

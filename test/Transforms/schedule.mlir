@@ -4,7 +4,7 @@
 // RUN: not tessel-opt %s --split-input-file --tessel-schedule=fuse=min 2>/dev/null | FileCheck %s --check-prefix=MIN
 // RUN: not tessel-opt %s --split-input-file --pass-pipeline='builtin.module(tessel-schedule{algorithm=feautrier})' 2>/dev/null | FileCheck %s --check-prefix=FEAUTRIER
 // RUN: not tessel-opt %s --tessel-schedule=fuse=most 2>&1 | FileCheck %s --check-prefix=BADOPT
-// BADOPT: error: 'tessel-schedule' option fuse=most: expected max or min
+// BADOPT: error: 'tessel-schedule' option fuse=most: expected auto, max or min
 
 // A producer loop and its consumer: fused into one loop, whose iterations are
 // independent (coincident); with fuse=min they stay two loops.
@@ -282,6 +282,42 @@ func.func @results(%A: memref<10xf32>) -> index {
     tpoly.yield %c : index
   }
   return %r : index
+}
+
+// -----
+
+// fuse=auto keeps the fusion that nests a band imperfectly inside a loop (time steps),
+// where the kernel more that splitting takes would be launched at every step
+// (promote-shared-paper004.mlir shows the split at the top of a scop): each step's
+// product, x := A x through y, stays one nest, the initialization between i and j.
+// CHECK-LABEL: func.func @steps(
+// CHECK: affine.for %{{.*}} = 0 to 4 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 64 {
+// CHECK-NEXT: affine.store
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 64 {
+// DIAG-NOT: scheduled without fusing
+func.func @steps(%A: memref<64x64xf32>, %x: memref<64xf32>, %y: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  tpoly.scop {
+    affine.for %t = 0 to 4 {
+      affine.for %i = 0 to 64 {
+        affine.store %zero, %y[%i] : memref<64xf32>
+        affine.for %j = 0 to 64 {
+          %acc = affine.load %y[%i] : memref<64xf32>
+          %a = affine.load %A[%i, %j] : memref<64x64xf32>
+          %b = affine.load %x[%j] : memref<64xf32>
+          %p = arith.mulf %a, %b : f32
+          %s = arith.addf %acc, %p : f32
+          affine.store %s, %y[%i] : memref<64xf32>
+        }
+      }
+      affine.for %k = 0 to 64 {
+        %v = affine.load %y[%k] : memref<64xf32>
+        affine.store %v, %x[%k] : memref<64xf32>
+      }
+    }
+  }
+  return
 }
 
 // -----

@@ -212,10 +212,12 @@ fn copy_template(
   %threads = arith.muli %d, %bz : index
   %total = arith.constant {total} : index
   %unroll = arith.constant {unroll} : index
+  %um1 = arith.constant {} : index
   %step = arith.muli %threads, %unroll : index
   %true = arith.constant true
 ",
-        offsets.join(", ")
+        offsets.join(", "),
+        unroll - 1
     );
     for k in 0..r {
         t += &format!(
@@ -232,57 +234,124 @@ fn copy_template(
             "  %rb = arith.constant {block} : index\n  %rf = arith.constant {full} : index\n  %rg = arith.constant {g} : index\n  %rr = arith.constant {rows_apart} : index\n"
         );
     }
-    t += "  scf.for %e = %first to %total step %step {\n";
-    let mut stores = String::new();
-    for u in 0..unroll {
-        // Element `%e_u` of the step, in range of the tile or not.
-        // Element `%e_u` of the step, and whether it is in the tile (the loop's bound
-        // already holds for the first).
-        if u > 0 {
-            t += &format!(
-                "    %u_{u} = arith.constant {u} : index\n    %du_{u} = arith.muli %threads, %u_{u} : index\n    %e_{u} = arith.addi %e, %du_{u} : index\n    %ein_{u} = arith.cmpi ult, %e_{u}, %total : index\n"
-            );
-        }
-        // Row-major delinearization: the last dimension varies fastest.
-        for k in (0..r).rev() {
-            let rest = match (k + 1 == r, remapped && k + 2 == r) {
-                (true, _) if u == 0 => "%e".to_string(),
-                (true, _) => format!("%e_{u}"),
-                (false, true) => format!("%q{}r_{u}", k + 1),
-                (false, false) => format!("%q{}_{u}", k + 1),
-            };
-            t += &format!(
-                "    %l{k}_{u} = arith.remui {rest}, %t{k} : index\n    %q{k}_{u} = arith.divui {rest}, %t{k} : index\n    %g{k}_{u} = arith.addi %o{k}, %l{k}_{u} : index\n    %in{k}_{u} = arith.cmpi ult, %g{k}_{u}, %n{k} : index\n"
-            );
-            if k + 1 == r && remapped {
-                // Rows `rows_apart` apart share a step ([`copy_rows`]): %q is the row.
-                let q = format!("%q{k}_{u}");
-                t += &format!(
-                    "    %rw_{u} = arith.divui {q}, %rb : index\n    %ri_{u} = arith.remui {q}, %rb : index\n    %ra_{u} = arith.remui %ri_{u}, %rg : index\n    %rc_{u} = arith.divui %ri_{u}, %rg : index\n    %rm_{u} = arith.muli %rw_{u}, %rb : index\n    %rn_{u} = arith.muli %ra_{u}, %rr : index\n    %rs_{u} = arith.addi %rm_{u}, %rn_{u} : index\n    %rt_{u} = arith.addi %rs_{u}, %rc_{u} : index\n    %rin_{u} = arith.cmpi ult, {q}, %rf : index\n    %q{k}r_{u} = arith.select %rin_{u}, %rt_{u}, {q} : index\n"
-                );
-            }
-        }
-        let mut ok = match u {
-            0 => "%true".to_string(),
-            _ => format!("%ein_{u}"),
+    // The interior fast path: a box wholly inside the global memref (every tile but
+    // the boundary ones) needs no guard on any element.
+    for k in 0..r {
+        let prev = if k == 0 {
+            "%true".to_string()
+        } else {
+            format!("%inside{}", k - 1)
         };
-        for k in 0..r {
-            t += &format!("    %ok{k}_{u} = arith.andi {ok}, %in{k}_{u} : i1\n");
-            ok = format!("%ok{k}_{u}");
-        }
-        let g: Vec<String> = (0..r).map(|k| format!("%g{k}_{u}")).collect();
-        let l: Vec<String> = (0..r).map(|k| format!("%l{k}_{u}")).collect();
-        let (si, di) = if shared_src { (&l, &g) } else { (&g, &l) };
         t += &format!(
-            "    %v_{u} = scf.if {ok} -> ({elem}) {{\n      %x_{u} = memref.load %src[{}] : {src_type}\n      scf.yield %x_{u} : {elem}\n    }} else {{\n      %z_{u} = arith.constant {zero} : {elem}\n      scf.yield %z_{u} : {elem}\n    }}\n",
-            si.join(", ")
-        );
-        stores += &format!(
-            "    scf.if {ok} {{\n      memref.store %v_{u}, %dst[{}] : {dst_type}\n    }}\n",
-            di.join(", ")
+            "  %ge{k} = arith.cmpi sge, %o{k}, %k0 : index\n  %end{k} = arith.addi %o{k}, %t{k} : index\n  %le{k} = arith.cmpi sle, %end{k}, %n{k} : index\n  %gl{k} = arith.andi %ge{k}, %le{k} : i1\n  %inside{k} = arith.andi {prev}, %gl{k} : i1\n"
         );
     }
-    t += &stores;
-    t += "  }\n  return\n}";
+    let step = Step {
+        r,
+        remapped,
+        shared_src,
+        types: (src_type, dst_type, elem, zero),
+    };
+    // Inside: steps of `unroll` elements while all are in the tile, then one element
+    // per step for the rest.
+    t += &format!(
+        "  scf.if %inside{} {{\n  %span = arith.muli %threads, %um1 : index\n  %mend = arith.subi %total, %span : index\n  scf.for %e = %first to %mend step %step {{\n{}  }}\n  %past = arith.subi %mend, %first : index\n  %pastp = arith.maxsi %past, %k0 : index\n  %ksteps = arith.ceildivsi %pastp, %step : index\n  %kdone = arith.muli %ksteps, %step : index\n  %rest = arith.addi %first, %kdone : index\n  scf.for %e = %rest to %total step %threads {{\n{}  }}\n  }} else {{\n",
+        r - 1,
+        step.elements(unroll, false, "f"),
+        step.elements(1, false, "r"),
+    );
+    // Else: each element guarded, the step's loads before its stores.
+    t += &format!(
+        "  scf.for %e = %first to %total step %step {{\n{}  }}\n  }}\n  return\n}}",
+        step.elements(unroll, true, "s")
+    );
     t
+}
+
+/// One step of a cooperative copy's loop (of counter `%e`, in the template of
+/// [`copy_template`]).
+struct Step<'a> {
+    r: usize,
+    remapped: bool,
+    shared_src: bool,
+    types: (&'a str, &'a str, &'a str, &'a str),
+}
+
+impl Step<'_> {
+    /// The `unroll` elements `%e`, `%e + %threads`, ... of a step: their loads, then
+    /// their stores; `guarded`: each only when it is in the tile and inside the global
+    /// memref (else all are). Value names start with `p`.
+    fn elements(&self, unroll: i64, guarded: bool, p: &str) -> String {
+        let (r, remapped) = (self.r, self.remapped);
+        let (src_type, dst_type, elem, zero) = self.types;
+        let mut t = String::new();
+        let mut stores = String::new();
+        for u in 0..unroll {
+            // Element `%e_u` of the step, and whether it is in the tile (the loop's
+            // bound already holds for the first).
+            if u > 0 {
+                t += &format!(
+                    "    %{p}u_{u} = arith.constant {u} : index\n    %{p}du_{u} = arith.muli %threads, %{p}u_{u} : index\n    %{p}e_{u} = arith.addi %e, %{p}du_{u} : index\n"
+                );
+                if guarded {
+                    t += &format!("    %{p}ein_{u} = arith.cmpi ult, %{p}e_{u}, %total : index\n");
+                }
+            }
+            // Row-major delinearization: the last dimension varies fastest.
+            for k in (0..r).rev() {
+                let rest = match (k + 1 == r, remapped && k + 2 == r) {
+                    (true, _) if u == 0 => "%e".to_string(),
+                    (true, _) => format!("%{p}e_{u}"),
+                    (false, true) => format!("%{p}q{}r_{u}", k + 1),
+                    (false, false) => format!("%{p}q{}_{u}", k + 1),
+                };
+                t += &format!(
+                    "    %{p}l{k}_{u} = arith.remui {rest}, %t{k} : index\n    %{p}q{k}_{u} = arith.divui {rest}, %t{k} : index\n    %{p}g{k}_{u} = arith.addi %o{k}, %{p}l{k}_{u} : index\n"
+                );
+                if guarded {
+                    t += &format!(
+                        "    %{p}in{k}_{u} = arith.cmpi ult, %{p}g{k}_{u}, %n{k} : index\n"
+                    );
+                }
+                if k + 1 == r && remapped {
+                    // Rows `rows_apart` apart share a step ([`copy_rows`]): %q is the row.
+                    let q = format!("%{p}q{k}_{u}");
+                    t += &format!(
+                        "    %{p}rw_{u} = arith.divui {q}, %rb : index\n    %{p}ri_{u} = arith.remui {q}, %rb : index\n    %{p}ra_{u} = arith.remui %{p}ri_{u}, %rg : index\n    %{p}rc_{u} = arith.divui %{p}ri_{u}, %rg : index\n    %{p}rm_{u} = arith.muli %{p}rw_{u}, %rb : index\n    %{p}rn_{u} = arith.muli %{p}ra_{u}, %rr : index\n    %{p}rs_{u} = arith.addi %{p}rm_{u}, %{p}rn_{u} : index\n    %{p}rt_{u} = arith.addi %{p}rs_{u}, %{p}rc_{u} : index\n    %{p}rin_{u} = arith.cmpi ult, {q}, %rf : index\n    %{p}q{k}r_{u} = arith.select %{p}rin_{u}, %{p}rt_{u}, {q} : index\n"
+                    );
+                }
+            }
+            let g: Vec<String> = (0..r).map(|k| format!("%{p}g{k}_{u}")).collect();
+            let l: Vec<String> = (0..r).map(|k| format!("%{p}l{k}_{u}")).collect();
+            let (si, di) = if self.shared_src { (&l, &g) } else { (&g, &l) };
+            if !guarded {
+                t += &format!(
+                    "    %{p}v_{u} = memref.load %src[{}] : {src_type}\n",
+                    si.join(", ")
+                );
+                stores += &format!(
+                    "    memref.store %{p}v_{u}, %dst[{}] : {dst_type}\n",
+                    di.join(", ")
+                );
+                continue;
+            }
+            let mut ok = match u {
+                0 => "%true".to_string(),
+                _ => format!("%{p}ein_{u}"),
+            };
+            for k in 0..r {
+                t += &format!("    %{p}ok{k}_{u} = arith.andi {ok}, %{p}in{k}_{u} : i1\n");
+                ok = format!("%{p}ok{k}_{u}");
+            }
+            t += &format!(
+                "    %{p}v_{u} = scf.if {ok} -> ({elem}) {{\n      %{p}x_{u} = memref.load %src[{}] : {src_type}\n      scf.yield %{p}x_{u} : {elem}\n    }} else {{\n      %{p}z_{u} = arith.constant {zero} : {elem}\n      scf.yield %{p}z_{u} : {elem}\n    }}\n",
+                si.join(", ")
+            );
+            stores += &format!(
+                "    scf.if {ok} {{\n      memref.store %{p}v_{u}, %dst[{}] : {dst_type}\n    }}\n",
+                di.join(", ")
+            );
+        }
+        t + &stores
+    }
 }

@@ -624,6 +624,17 @@ const POINTS: &str =
   return
 }";
 
+/// A point loop with no more points than the block has threads: thread `t` takes
+/// `lo + t * step` if it is below `hi`.
+const POINT: &str = "func.func @point(%lo: index, %hi: index, %step: index, %t: index) {
+  %o = arith.muli %t, %step : index
+  %p = arith.addi %lo, %o : index
+  %in = arith.cmpi slt, %p, %hi : index
+  scf.if %in {
+  }
+  return
+}";
+
 /// A point loop of step 1 whose threads start at the tile's origin rather than at its
 /// lower bound (which moves with a loop the kernel runs in sequence): thread `t` of
 /// `b` takes `size * tile + t`, `size * tile + t + b`, ... below `hi`, skipping those
@@ -832,7 +843,24 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                 for (m, p) in points.iter().enumerate() {
                     let d = order.iter().position(|x| *x == m).unwrap_or(0);
                     let [l, h, s] = bounds(*p, *p)?;
+                    // A tile of at most as many points as the block has threads along
+                    // d (an extent fixed at compile time): one point per thread.
+                    let step = int_attr(*p, "step").unwrap_or(1).max(1);
+                    let one_each =
+                        !(at_launch && d == outer) && block[d] >= (size(m) + step - 1) / step;
                     let into = match shifting(*p, k.op, &mapped) {
+                        // Thread t takes lo + t, under hi.
+                        false if one_each => {
+                            let (_, made) = instantiate(*p, POINT, &[l, h, s, k.t[d]])?;
+                            let then = body(made[made.len() - 1]);
+                            mlirValueReplaceAllUsesOfWith(
+                                iv(*p),
+                                mlirOperationGetResult(made[1], 0),
+                            );
+                            move_into(&ops_of(body(*p)), then);
+                            mlirOperationDestroy(*p);
+                            continue;
+                        }
                         // Thread t takes lo + t, lo + t + block extent, ...
                         false => {
                             let (_, made) = instantiate(*p, POINTS, &[l, h, s, k.t[d], b[d]])?;

@@ -31,9 +31,18 @@
 //!    members per band as it can: isl's `schedule_maximize_coincidence`, which keeps
 //!    fusion from serializing an inner parallel loop) with Feautrier's as the fallback
 //!    when it finds no more bands; `algorithm=feautrier` uses Feautrier's throughout.
-//!    `fuse=max` (default) lets isl fuse strongly connected components; `fuse=min`
-//!    schedules each on its own (PPCG's `--no-isl-schedule-...`: isl's
-//!    `serialize_sccs`).
+//!    `fuse=max` lets isl fuse strongly connected components; `fuse=min` schedules each
+//!    on its own (PPCG's `--no-isl-schedule-...`: isl's `serialize_sccs`); `fuse=auto`
+//!    (default) is `max` unless fusion leaves a band at the top of the scop (no loop
+//!    around it) whose members are not perfectly nested (a statement between them, as
+//!    `y[i] = 0` before the `j` loop of a matrix-vector product) and whose inner member
+//!    has bounds independent of the outer ones (full tiles, not a banded row), which
+//!    `tessel-tile` could tile in its outer members only: then the scop is scheduled again with
+//!    `min`, so that the inner members get a band of their own that tiles whole (paper
+//!    004 Fig. 4: the `j` tiles then stage the matrix's rows through shared memory), at
+//!    the cost of a kernel more. Inside a loop (time steps) the extra kernels would be
+//!    launched at every iteration, and fusion is kept. A remark says when `min` was
+//!    taken.
 //! 3. Mark each band of the schedule tree and build isl's AST from the tree.
 //! 4. Rebuild the scop's body from the AST ([`crate::rebuild`]).
 //!
@@ -81,9 +90,9 @@ const MAX_OPERATIONS: u64 = 2_000_000;
 pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
     let fuse = options.get("fuse");
     let algorithm = options.get("algorithm");
-    if !matches!(fuse.as_str(), "max" | "min") {
+    if !matches!(fuse.as_str(), "auto" | "max" | "min") {
         return Err(format!(
-            "'tessel-schedule' option fuse={fuse}: expected max or min"
+            "'tessel-schedule' option fuse={fuse}: expected auto, max or min"
         ));
     }
     if !matches!(algorithm.as_str(), "isl" | "feautrier") {
@@ -93,6 +102,7 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
     }
     let opts = Settings {
         fuse_min: fuse == "min",
+        fuse_auto: fuse == "auto",
         feautrier: algorithm == "feautrier",
     };
     // SAFETY: the pass manager gives a live operation that this pass alone changes.
@@ -101,6 +111,8 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
 
 struct Settings {
     fuse_min: bool,
+    /// `fuse=auto`: schedule again with `fuse_min` where fusion nests a band imperfectly.
+    fuse_auto: bool,
     feautrier: bool,
 }
 
@@ -112,7 +124,21 @@ unsafe fn visit(op: MlirOperation, s: &Settings) -> Result<(), String> {
         return Ok(());
     }
     let loc = unsafe { mlirOperationGetLocation(op) };
-    match unsafe { schedule(op, s) } {
+    let mut result = unsafe { schedule(op, s) };
+    if result.is_ok() && s.fuse_auto && unsafe { super::tile::imperfect_outer_band(op) } {
+        let min = Settings {
+            fuse_min: true,
+            fuse_auto: false,
+            feautrier: s.feautrier,
+        };
+        result = unsafe { schedule(op, &min) };
+        if result.is_ok() {
+            let text = "scop scheduled without fusing its strongly connected components: fused, a band's members were not perfectly nested";
+            // SAFETY: a live location.
+            unsafe { tessel_dialects::tesselEmitRemark(loc, string_ref(text)) };
+        }
+    }
+    match result {
         Ok(()) => {
             unsafe { report(op) };
             Ok(())

@@ -134,6 +134,61 @@ unsafe fn tile_in(op: MlirOperation, sizes: &[i64], first: &mut Option<Vec<i64>>
     }
 }
 
+/// Whether a permutable band at the top of `scop` (no loop around it), not yet tiled,
+/// has a member that is not perfectly nested in the one before it (a band
+/// `tessel-tile` tiles only in part) and whose bounds do not depend on the members
+/// outside it (its tiles, once it is a band of its own, are full: not the few points
+/// of a banded or triangular row).
+pub(crate) unsafe fn imperfect_outer_band(scop: MlirOperation) -> bool {
+    unsafe { children(scop) }.into_iter().any(|c| unsafe {
+        let start = op_name(c) == "affine.for"
+            && int_attr(c, "tpoly.member") == Some(0)
+            && has(c, "tpoly.permutable")
+            && !has(c, "tpoly.tile")
+            && !has(c, "tpoly.point");
+        match start.then(|| members(c)) {
+            Some((loops, Some(deeper))) => {
+                let ivs: Vec<MlirValue> = loops
+                    .iter()
+                    .map(|l| {
+                        mlirBlockGetArgument(
+                            mlirRegionGetFirstBlock(mlirOperationGetRegion(*l, 0)),
+                            0,
+                        )
+                    })
+                    .collect();
+                (0..mlirOperationGetNumOperands(deeper)).all(|k| {
+                    let v = mlirOperationGetOperand(deeper, k);
+                    !ivs.iter().any(|iv| mlirValueEqual(*iv, v))
+                })
+            }
+            _ => false,
+        }
+    })
+}
+
+/// The perfectly nested loops of the band that `first` starts, and the loop of a later
+/// member of the band that lies deeper, beside other operations, if one does.
+unsafe fn members(first: MlirOperation) -> (Vec<MlirOperation>, Option<MlirOperation>) {
+    let band = unsafe { int_attr(first, "tpoly.band") }.unwrap_or(0);
+    let mut loops = vec![first];
+    while let Some(l) = unsafe {
+        next_member(
+            *loops.last().expect("one loop at least"),
+            band,
+            loops.len() as i64,
+        )
+    } {
+        loops.push(l);
+    }
+    let last = *loops.last().expect("one loop at least");
+    let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(last, 0)) };
+    let deeper = unsafe { block_ops(body) }.into_iter().find(|o| unsafe {
+        op_name(*o) == "affine.for" && int_attr(*o, "tpoly.band") == Some(band)
+    });
+    (loops, deeper)
+}
+
 /// The loop of `band` and member `m` that is the only operation in `l`'s body.
 unsafe fn next_member(l: MlirOperation, band: i64, m: i64) -> Option<MlirOperation> {
     let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(l, 0)) };
@@ -156,22 +211,11 @@ unsafe fn tile_band(
     sizes: &[i64],
 ) -> Result<(Vec<i64>, Option<String>), String> {
     let band = unsafe { int_attr(first, "tpoly.band") }.unwrap_or(0);
-    let mut loops = vec![first];
-    while let Some(l) = unsafe {
-        next_member(
-            *loops.last().expect("one loop at least"),
-            band,
-            loops.len() as i64,
-        )
-    } {
-        loops.push(l);
-    }
+    let (loops, deeper) = unsafe { members(first) };
+    let partial = deeper.is_some();
     let last = *loops.last().expect("one loop at least");
     let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(last, 0)) };
     let inner = unsafe { block_ops(body) };
-    let partial = inner.iter().any(|o| unsafe {
-        op_name(*o) == "affine.for" && int_attr(*o, "tpoly.band") == Some(band)
-    });
     let n = loops.len();
     // The members tessel-map-to-gpu maps to threads: the first coincident one and the
     // coincident ones right inside it, at most three. Their sizes give a thread per
