@@ -593,6 +593,7 @@ impl Device for Cuda {
             occupancy,
             caches: None,
             estimated_time_s: None,
+            bound_by: None,
             measured_time_s: Some(ms as f64 / 1e3),
             wall_time_s,
         })

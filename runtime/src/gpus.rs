@@ -60,7 +60,9 @@
 //!   Warps resident together overlap their waits, and each of the `S × B`
 //!   resident-block slots runs its share of the blocks in turn:
 //!   `max(Σ block chains / (S × B), longest block chain) / clock`;
-//! * time = launch overhead (3 µs) + max(memory, L2, L1, shared, compute, latency).
+//! * time = launch overhead (3 µs) + max(memory, L2, L1, shared, compute, latency); the
+//!   profile's `bound_by` names the largest term (`dram`, `l2`, `l1`, `shared`,
+//!   `compute`, `latency`).
 //!
 //! Occupancy thus acts twice: it bounds how many warps hide each other's latency (few
 //! resident blocks mean more waves) and it is reported as resident warps over the SM's
@@ -225,6 +227,21 @@ impl Gpu {
         shared_bytes: u64,
         regs: u32,
     ) -> f64 {
+        self.estimate_detail(c, caches, blocks, threads_per_block, shared_bytes, regs)
+            .0
+    }
+
+    /// [`Gpu::estimate`] and the term that bounds it: `dram`, `l2`, `l1`, `shared`,
+    /// `compute` or `latency` (what a profiler's speed-of-light section would point at).
+    pub fn estimate_detail(
+        &self,
+        c: &Counters,
+        caches: Option<&CacheCounters>,
+        blocks: u64,
+        threads_per_block: u64,
+        shared_bytes: u64,
+        regs: u32,
+    ) -> (f64, &'static str) {
         use crate::profile::CLASSES;
         let hz = self.clock_ghz * 1e9;
         let per_sm = self
@@ -264,7 +281,18 @@ impl Gpu {
         // Each resident block slot of each SM runs its blocks one after another.
         let slots = (self.sms as u64 * per_sm) as f64;
         let latency = (c.block_chain_sum as f64 / slots).max(c.block_chain_max as f64) / hz;
-        3e-6 + mem.max(l2).max(l1).max(shared).max(compute).max(latency)
+        let terms = [
+            ("dram", mem),
+            ("l2", l2),
+            ("l1", l1),
+            ("shared", shared),
+            ("compute", compute),
+            ("latency", latency),
+        ];
+        let (bound, t) = terms
+            .into_iter()
+            .fold(("dram", 0.0f64), |m, t| if t.1 > m.1 { t } else { m });
+        (3e-6 + t, bound)
     }
 }
 

@@ -338,6 +338,7 @@ impl Device for Hip {
             occupancy: None,
             caches: None,
             estimated_time_s: None,
+            bound_by: None,
             measured_time_s: Some(ms as f64 / 1e3),
             wall_time_s: t0.elapsed().as_secs_f64(),
         })

@@ -22,6 +22,7 @@
 //! | `l1_sectors`, `l1_hit_sectors`, `l2_sectors`, `l2_hit_sectors` | the counts behind those rates |
 //! | `dram_read_bytes`, `dram_write_bytes` | bytes the caches could not serve, and written sectors reaching DRAM |
 //! | `estimated_time_s` | sim's time model ([`crate::gpus`]) |
+//! | `bound_by` | the model's largest term: `dram`, `l2`, `l1`, `shared`, `compute` or `latency`; `null` on a GPU |
 //! | `measured_time_s` | event-timed on a GPU, `null` on sim |
 //!
 //! Figures a device cannot give are `null` (a GPU run does not count sectors).
@@ -44,6 +45,9 @@ pub struct Launch {
     /// sim's cache counters; `None` on a GPU.
     pub caches: Option<crate::cache::CacheCounters>,
     pub estimated_time_s: Option<f64>,
+    /// The time model's largest term ([`crate::gpus::Gpu::estimate_detail`]); `None`
+    /// on a GPU.
+    pub bound_by: Option<String>,
     pub measured_time_s: Option<f64>,
     /// Wall-clock seconds the device took to run the launch (sim's own speed).
     pub wall_time_s: f64,
@@ -197,11 +201,12 @@ impl Launch {
         );
         let _ = write!(
             s,
-            ", \"shared_bytes_per_block\": {}, \"registers_per_thread\": {}, \"occupancy\": {}, \"estimated_time_s\": {}, \"measured_time_s\": {}, \"wall_time_s\": {}}}",
+            ", \"shared_bytes_per_block\": {}, \"registers_per_thread\": {}, \"occupancy\": {}, \"estimated_time_s\": {}, \"bound_by\": {}, \"measured_time_s\": {}, \"wall_time_s\": {}}}",
             self.shared_bytes_per_block,
             self.registers_per_thread,
             num(self.occupancy),
             num(self.estimated_time_s),
+            self.bound_by.as_deref().map_or("null".into(), json_str),
             num(self.measured_time_s),
             num(Some(self.wall_time_s)),
         );
@@ -335,6 +340,10 @@ fn launch_of(v: &json::Value) -> Result<Launch, String> {
         occupancy: num("occupancy"),
         caches,
         estimated_time_s: num("estimated_time_s"),
+        bound_by: v
+            .get("bound_by")
+            .and_then(|b| b.as_str())
+            .map(|b| b.to_string()),
         measured_time_s: num("measured_time_s"),
         wall_time_s: num("wall_time_s").unwrap_or(0.0),
     })
@@ -544,6 +553,7 @@ mod tests {
                 dram_write_bytes: 64,
             }),
             estimated_time_s: Some(1.5e-5),
+            bound_by: Some("l2".into()),
             measured_time_s: None,
             wall_time_s: 0.25,
         };

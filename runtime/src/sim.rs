@@ -2032,20 +2032,22 @@ impl Device for Sim {
         }
         let (counters, caches) = run.map_err(|e| e.unwrap_or_default())?;
         let g = self.gpu;
+        let estimate = g.estimate_detail(
+            &counters,
+            Some(&caches),
+            grid.iter().product(),
+            tpb,
+            smem,
+            regs,
+        );
         Ok(Launch {
             kernel: k.name.clone(),
             device: "sim".into(),
             gpu: g.name.into(),
             grid,
             block,
-            estimated_time_s: Some(g.estimate(
-                &counters,
-                Some(&caches),
-                grid.iter().product(),
-                tpb,
-                smem,
-                regs,
-            )),
+            estimated_time_s: Some(estimate.0),
+            bound_by: Some(estimate.1.to_string()),
             caches: Some(caches),
             counters: Some(counters),
             shared_bytes_per_block: smem,

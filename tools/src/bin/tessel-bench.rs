@@ -2,7 +2,9 @@
 //! runs them on a device with `TESSEL_PROFILE`, and prints one row per kernel: launches,
 //! sectors per request of global loads and stores, shared-memory bank-conflict ways
 //! (wavefronts per request), L1 and L2 hit rates and DRAM traffic (sim), occupancy, sim's estimated time, the measured time where a
-//! GPU ran, and the baseline's estimate beside it. `--json` prints the rows as JSON.
+//! GPU ran, the baseline's estimate beside it, and the time model's term that bounds the
+//! kernel (`bound`: `dram`, `l2`, `l1`, `shared`, `compute` or `latency`, of its longest
+//! launch; [`tessel_runtime::gpus`]). `--json` prints the rows as JSON.
 //!
 //! `--breakdown` instead builds each program once per stage of the optimizations (naive,
 //! tiled, +shared, +padding, +registers, +coarsening: the block's outer thread
@@ -283,6 +285,8 @@ struct Row {
     l2: (u64, u64),
     dram_read: u64,
     dram_write: u64,
+    /// The model's largest term in the launch that took longest ([`Launch::bound_by`]).
+    bound: Option<(f64, String)>,
 }
 
 /// Sums per kernel, or with `whole` one row for all the launches (keyed "").
@@ -317,6 +321,11 @@ fn rows(launches: &[Launch], whole: bool) -> BTreeMap<String, Row> {
         }
         r.occupancy = r.occupancy.max(l.occupancy.unwrap_or(0.0));
         r.est += l.estimated_time_s.unwrap_or(0.0);
+        if let (Some(t), Some(b)) = (l.estimated_time_s, &l.bound_by) {
+            if r.bound.as_ref().is_none_or(|(m, _)| t > *m) {
+                r.bound = Some((t, b.clone()));
+            }
+        }
         if let Some(t) = l.measured_time_s {
             r.measured = Some(r.measured.unwrap_or(0.0) + t);
         }
@@ -543,7 +552,7 @@ fn main() -> ExitCode {
                     })
                     .collect();
                 format!(
-                    "  {{\"program\": {}, {kernel}, \"launches\": {}, \"load_sectors_per_request\": {}, \"store_sectors_per_request\": {}, \"bank_conflict_ways\": {}, \"l1_hit_rate\": {}, \"l2_hit_rate\": {}, \"dram_read_bytes\": {}, \"dram_write_bytes\": {}, \"occupancy\": {}, \"estimated_time_s\": {}, \"measured_time_s\": {}, \"baseline_estimated_time_s\": {}, \"baselines_estimated_time_s\": {{{}}}}}",
+                    "  {{\"program\": {}, {kernel}, \"launches\": {}, \"load_sectors_per_request\": {}, \"store_sectors_per_request\": {}, \"bank_conflict_ways\": {}, \"l1_hit_rate\": {}, \"l2_hit_rate\": {}, \"dram_read_bytes\": {}, \"dram_write_bytes\": {}, \"occupancy\": {}, \"estimated_time_s\": {}, \"bound_by\": {}, \"measured_time_s\": {}, \"baseline_estimated_time_s\": {}, \"baselines_estimated_time_s\": {{{}}}}}",
                     tessel_runtime::profile::json_str(p),
                     r.launches,
                     opt(ratio(r.ld_sec, r.ld_req)),
@@ -555,6 +564,9 @@ fn main() -> ExitCode {
                     r.dram_write,
                     opt(Some(r.occupancy)),
                     opt(Some(r.est)),
+                    r.bound
+                        .as_ref()
+                        .map_or("null".into(), |(_, b)| tessel_runtime::profile::json_str(b)),
                     opt(r.measured),
                     opt(b.first().and_then(|b| b.as_ref()).map(|b| b.est)),
                     each.join(", "),
@@ -581,6 +593,7 @@ fn main() -> ExitCode {
         for name in &args.baseline {
             head += &format!(" {:>14} {:>8}", format!("{name} (us)"), "speedup");
         }
+        head += &format!(" {:>8}", "bound");
         println!("{head}");
         for (p, k, r, b) in &table {
             let mut line = format!(
@@ -610,6 +623,7 @@ fn main() -> ExitCode {
                     fmt(be.map(|b| b / (r.est * 1e6)), 2)
                 );
             }
+            line += &format!(" {:>8}", r.bound.as_ref().map_or("-", |(_, b)| b.as_str()));
             println!("{line}");
         }
         // The geometric mean of each baseline's estimate over this pipeline's, over the
