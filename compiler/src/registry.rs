@@ -191,7 +191,7 @@ pub const OPTIMIZE_PIPELINES: &[(&str, &str)] = &[
     ),
     (
         "default",
-        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-promote-registers",
+        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-promote-registers, tessel-ilp-unroll",
     ),
 ];
 
@@ -315,10 +315,20 @@ pub const PASSES: &[PassInfo] = &[
         },
     },
     PassInfo {
+        name: "tessel-ilp-unroll",
+        summary: "Unroll the point loop whose threads' extent is chosen at launch (tessel.coarsened) where every thread of a full tile has 4 (or 2) points: each thread takes consecutive points, each operation repeated for them side by side (instruction-level parallelism, paper 000 Algorithm 1) and the index arithmetic they share computed once, so that cse keeps one load of each element (register reuse, paper 002)",
+        options: &[],
+        example: "scf.for %p = %l to %hi step %b { S(%p) } {tessel.coarsened}  =>  scf.if (%hi - %lo == 4 * %b) { S(%p0), S(%p0 + 1), S(%p0 + 2), S(%p0 + 3) interleaved } else { scf.if (... 2 ...) { ... } else { the loop } }",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::ilp_unroll::run,
+        },
+    },
+    PassInfo {
         name: "tessel-optimize",
-        summary: "Optimize affine code for the GPU, as tesselc does between the frontend and the lowering: pipeline=naive (tessel-detect-scops, tessel-schedule, tessel-map-to-gpu) or default (the same with tessel-tile, tessel-promote-shared and tessel-pad-banks before the mapping and tessel-promote-registers after it)",
+        summary: "Optimize affine code for the GPU, as tesselc does between the frontend and the lowering: pipeline=naive (tessel-detect-scops, tessel-schedule, tessel-map-to-gpu) or default (the same with tessel-tile, tessel-promote-shared and tessel-pad-banks before the mapping and tessel-promote-registers and tessel-ilp-unroll after it)",
         options: &[
-            PassOption { name: "pipeline", default: "default", help: "naive: the untiled mapping, one thread per iteration of the outer parallel loops (the baseline); default: tiles to blocks, points to threads, shared copies of the arrays a tile reuses or reads uncoalesced, padded against bank conflicts, loop-invariant elements in registers" },
+            PassOption { name: "pipeline", default: "default", help: "naive: the untiled mapping, one thread per iteration of the outer parallel loops (the baseline); default: tiles to blocks, points to threads, shared copies of the arrays a tile reuses or reads uncoalesced, padded against bank conflicts, loop-invariant elements in registers, a thread's points unrolled side by side" },
         ],
         example: "tpoly.scop { affine.for %i ... }  =>  gpu.alloc, gpu.memcpy; gpu.launch ...; gpu.memcpy back",
         kind: PassKind::Pipeline(optimize_pipeline),

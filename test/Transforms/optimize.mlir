@@ -19,6 +19,7 @@
 // EACH: IR Dump After tessel-tile
 // EACH: IR Dump After tessel-map-to-gpu
 // EACH: IR Dump After tessel-promote-registers
+// EACH: IR Dump After tessel-ilp-unroll
 // NVVM: gpu.binary @tessel_kernels
 
 // A matrix-vector product with its accumulator in a local scalar, no tpoly.scop: naive

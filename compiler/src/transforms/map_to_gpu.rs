@@ -864,7 +864,17 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                         // Thread t takes lo + t, lo + t + block extent, ...
                         false => {
                             let (_, made) = instantiate(*p, POINTS, &[l, h, s, k.t[d], b[d]])?;
-                            body(made[made.len() - 1])
+                            let f = made[made.len() - 1];
+                            if at_launch && d == outer {
+                                // For tessel-ilp-unroll.
+                                let ctx = mlirOperationGetContext(f);
+                                mlirOperationSetAttributeByName(
+                                    f,
+                                    string_ref(super::ilp_unroll::COARSENED),
+                                    mlirUnitAttrGet(ctx),
+                                );
+                            }
+                            body(f)
                         }
                         // The lower bound moves with a loop run in sequence: thread t
                         // takes the points from the tile's origin + t on, those below

@@ -3,6 +3,7 @@
 
 pub mod bound_blocks;
 pub mod detect_scops;
+pub mod ilp_unroll;
 pub mod inline_scops;
 pub mod launch_copies;
 pub mod lower_shared;

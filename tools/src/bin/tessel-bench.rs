@@ -8,7 +8,8 @@
 //!
 //! `--breakdown` instead builds each program once per stage of the optimizations (naive,
 //! tiled, +shared, +padding, +registers, +coarsening: the block's outer thread
-//! extent chosen at launch, `tessel-map-to-gpu{coarsen=auto}`), prints each stage's estimated time and speedup
+//! extent chosen at launch, `tessel-map-to-gpu{coarsen=auto}`, +ILP:
+//! `tessel-ilp-unroll`), prints each stage's estimated time and speedup
 //! over naive, and with `--breakdown-svg` draws them as a bar chart (paper 000 Fig. 7).
 //!
 //! Pipelines (`--pipeline`, `--baseline`): `default` and `naive`, tessel-optimize's (as
@@ -75,7 +76,8 @@ struct Args {
     /// the optimizations added one by one, as paper 000 Fig. 7: naive, tiled, +shared
     /// (tessel-promote-shared), +padding (tessel-pad-banks), +registers
     /// (tessel-promote-registers), +coarsening (the block's outer thread extent chosen at
-    /// launch: the default pipeline), and each one's speedup over naive.
+    /// launch), +ILP (tessel-ilp-unroll: the default pipeline), and each one's speedup
+    /// over naive.
     #[arg(long, conflicts_with_all = ["baseline", "passes", "pipeline", "json", "per_program"])]
     breakdown: bool,
     /// With --breakdown, also draw the speedups as a bar chart in this SVG file.
@@ -85,7 +87,7 @@ struct Args {
 
 /// The stages of `--breakdown`: a name and the passes that build it, each adding one
 /// optimization to the one before.
-const STAGES: [(&str, &str); 6] = [
+const STAGES: [(&str, &str); 7] = [
     ("naive", "tessel-optimize{pipeline=naive}"),
     (
         "tiled",
@@ -103,7 +105,11 @@ const STAGES: [(&str, &str); 6] = [
         "+registers",
         "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu{coarsen=1}, tessel-promote-registers",
     ),
-    ("+coarsening", "tessel-optimize{pipeline=default}"),
+    (
+        "+coarsening",
+        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-promote-registers",
+    ),
+    ("+ILP", "tessel-optimize{pipeline=default}"),
 ];
 
 /// `--breakdown`: builds and runs every program with each of [`STAGES`], prints a row
@@ -197,7 +203,9 @@ fn breakdown(args: &Args, dir: &std::path::Path, svg: Option<&str>) -> usize {
 /// A grouped bar chart in SVG: for each program, one bar per stage after naive (its
 /// speedup over naive), a line at 1x, a legend.
 fn chart(bars: &[(String, Vec<Option<f64>>)]) -> String {
-    const COLORS: [&str; 5] = ["#c6dbef", "#6baed6", "#2171b5", "#08519c", "#08306b"];
+    const COLORS: [&str; 6] = [
+        "#c6dbef", "#6baed6", "#2171b5", "#08519c", "#08306b", "#e6550d",
+    ];
     let group = 22.0 * STAGES.len() as f64;
     let (left, top, height) = (60.0, 30.0, 240.0);
     let width = left + group * bars.len() as f64 + 20.0;
