@@ -17,12 +17,18 @@
 //! (in the device preparation) then keeps one load of each element. Likewise with 2
 //! points. Otherwise (a boundary tile, one point per thread) the loop runs as before.
 //!
+//! Inside, an `scf.if` or `scf.for` whose condition or bounds do not depend on the
+//! point is jammed: one condition, or one loop carrying every point's values (unroll
+//! and jam), its body repeated likewise. A matrix product's loop over k then carries
+//! a thread's 4 sums, and each step reads one element of B for the 4 rows (paper 000
+//! Fig. 2(b)).
+//!
 //! Legality: the loop is a point loop mapped to threads, coincident (no dependence
 //! between its iterations: `tessel-schedule`), so its iterations may be distributed
-//! and interleaved in any order. The body must be straight-line code below guards that
-//! do not depend on the point (the other point loops' `scf.if`, one point per thread);
-//! a loop whose body holds other regions (a sequential loop inside, a condition on the
-//! point) or a barrier is left alone.
+//! and interleaved in any order. The body must lie below guards that do not depend on
+//! the point (the other point loops' `scf.if`, one point per thread) and hold no
+//! barrier, and no region other than such `scf.if` and `scf.for`; other loops (a
+//! condition on the point, a `while`) are left alone.
 //!
 //! Precondition: `tessel-map-to-gpu` ran (with `coarsen=auto`); runs after
 //! `tessel-promote-registers`. Spec: paper 000 sec. 4.3 and Algorithm 1 (ILP by
@@ -47,7 +53,7 @@
 use crate::mlir::{block_ops, body, children, has_attr as has, instantiate, iv, op_name};
 use crate::registry::Options;
 use mlir_sys::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The attribute `tessel-map-to-gpu` puts on a point loop whose threads' extent is
 /// chosen at launch.
@@ -86,7 +92,7 @@ struct Shape {
     step: MlirValue,
     /// The body, level by level: the operations of each level that do not depend on the
     /// point and the guard (`scf.if` on a condition independent of the point) holding the
-    /// next level; the last level's operations, straight-line, with no guard.
+    /// next level; the last level's operations ([`jammable`]), with no guard.
     levels: Vec<(Vec<MlirOperation>, Option<MlirOperation>)>,
 }
 
@@ -144,61 +150,34 @@ unsafe fn shape(l: MlirOperation) -> Option<Shape> {
         let p = iv(l);
         let mut levels = Vec::new();
         let mut block = body(l);
-        let mut depends: Vec<MlirValue> = vec![p];
+        let mut dep: HashSet<usize> = HashSet::from([p.ptr as usize]);
         loop {
             let ops = block_ops(block);
-            let (end, ops) = ops.split_last()?;
-            let _ = end;
-            let uses_point = |o: MlirOperation, depends: &[MlirValue]| {
-                (0..mlirOperationGetNumOperands(o)).any(|k| {
-                    let v = mlirOperationGetOperand(o, k);
-                    depends.iter().any(|d| mlirValueEqual(*d, v))
-                })
-            };
-            let mut pre = Vec::new();
-            let mut guard = None;
-            let mut straight = true;
-            for (k, &o) in ops.iter().enumerate() {
-                let name = op_name(o);
-                if name == "gpu.barrier" || mlirOperationGetNumRegions(o) > 0 {
-                    straight = false;
-                }
-                if mlirOperationGetNumRegions(o) > 0 {
-                    // The guard of the next level: the last operation, an scf.if with no
-                    // results and no else branch, on a condition independent of the point.
-                    let ok = name == "scf.if"
-                        && k + 1 == ops.len()
-                        && mlirOperationGetNumResults(o) == 0
-                        && mlirRegionGetFirstBlock(mlirOperationGetRegion(o, 1))
-                            .ptr
-                            .is_null()
-                        && !uses_point(o, &depends)
-                        && pre
-                            .iter()
-                            .all(|q: &MlirOperation| !uses_point(*q, &depends));
-                    if !ok {
-                        return None;
-                    }
-                    guard = Some(o);
-                } else if name != "gpu.barrier" && uses_point(o, &depends) {
-                    for r in 0..mlirOperationGetNumResults(o) {
-                        depends.push(mlirOperationGetResult(o, r));
-                    }
-                }
-                if guard.is_none() {
-                    pre.push(o);
+            let (_, ops) = ops.split_last()?;
+            // A guard level: operations independent of the point, then an scf.if with
+            // no results and no else branch on a condition independent of the point.
+            if let Some((g, pre)) = ops.split_last() {
+                let guard = op_name(*g) == "scf.if"
+                    && mlirOperationGetNumResults(*g) == 0
+                    && mlirRegionGetFirstBlock(mlirOperationGetRegion(*g, 1))
+                        .ptr
+                        .is_null()
+                    && !uses(*g, &dep)
+                    && pre
+                        .iter()
+                        .all(|o| mlirOperationGetNumRegions(*o) == 0 && !uses(*o, &dep));
+                if guard {
+                    levels.push((pre.to_vec(), Some(*g)));
+                    block = body(*g);
+                    continue;
                 }
             }
-            if straight {
-                if ops.iter().any(|o| op_name(*o) == "gpu.barrier") {
-                    return None;
-                }
-                levels.push((pre, None));
-                break;
+            // The last level: jammable operations.
+            if !jammable(ops, &mut dep) {
+                return None;
             }
-            let g = guard?;
-            levels.push((pre, Some(g)));
-            block = body(g);
+            levels.push((ops.to_vec(), None));
+            break;
         }
         Some(Shape {
             lo: add[0],
@@ -208,6 +187,63 @@ unsafe fn shape(l: MlirOperation) -> Option<Shape> {
             step,
             levels,
         })
+    }
+}
+
+/// Whether `o` reads a value of `dep` (those that depend on the point).
+unsafe fn uses(o: MlirOperation, dep: &HashSet<usize>) -> bool {
+    unsafe {
+        (0..mlirOperationGetNumOperands(o))
+            .any(|k| dep.contains(&(mlirOperationGetOperand(o, k).ptr as usize)))
+    }
+}
+
+/// Whether the copies of `ops` for several points can run side by side in one block: no
+/// barrier, and every region an `scf.if` or `scf.for` whose condition or bounds do not
+/// depend on the point (the copies then share it: one condition, one loop carrying all
+/// their values). Adds to `dep` the values that depend on the point.
+unsafe fn jammable(ops: &[MlirOperation], dep: &mut HashSet<usize>) -> bool {
+    unsafe {
+        for &o in ops {
+            let name = op_name(o);
+            if name == "gpu.barrier" {
+                return false;
+            }
+            let regions = mlirOperationGetNumRegions(o);
+            if regions > 0 {
+                let control = match name.as_str() {
+                    "scf.if" => 1,
+                    "scf.for" => 3,
+                    _ => return false,
+                };
+                if (0..control).any(|k| dep.contains(&(mlirOperationGetOperand(o, k).ptr as usize)))
+                {
+                    return false;
+                }
+                for r in 0..regions {
+                    let b = mlirRegionGetFirstBlock(mlirOperationGetRegion(o, r));
+                    if b.ptr.is_null() {
+                        continue;
+                    }
+                    // A loop's carried values depend on the point (conservatively).
+                    for a in 1..mlirBlockGetNumArguments(b) {
+                        dep.insert(mlirBlockGetArgument(b, a).ptr as usize);
+                    }
+                    let inner = block_ops(b);
+                    if !jammable(&inner[..inner.len().saturating_sub(1)], dep) {
+                        return false;
+                    }
+                }
+                for r in 0..mlirOperationGetNumResults(o) {
+                    dep.insert(mlirOperationGetResult(o, r).ptr as usize);
+                }
+            } else if uses(o, dep) {
+                for r in 0..mlirOperationGetNumResults(o) {
+                    dep.insert(mlirOperationGetResult(o, r).ptr as usize);
+                }
+            }
+        }
+        true
     }
 }
 
@@ -290,58 +326,29 @@ unsafe fn unroll(l: MlirOperation, s: &Shape) -> Result<(), String> {
             }
             let mut target = block;
             for (pre, guard) in &s.levels {
-                let last = guard.is_none();
+                if guard.is_none() {
+                    jam(pre, &mut maps, target, &mut forms);
+                    break;
+                }
+                // Shared by every point: cloned once, the first map's values for all.
                 for &o in pre {
-                    let copies = if last { f as usize } else { 1 };
-                    for map in maps.iter_mut().take(copies) {
-                        let c = mlirOperationClone(o);
-                        for k in 0..mlirOperationGetNumOperands(c) {
-                            let v = mlirOperationGetOperand(c, k);
-                            if let Some(n) = map.get(&(v.ptr as usize)) {
-                                mlirOperationSetOperand(c, k, *n);
-                            }
-                        }
-                        let end = mlirBlockGetTerminator(target);
-                        mlirBlockInsertOwnedOperationBefore(target, end, c);
-                        // An index computation an earlier point made already: its value.
-                        let same = if last { forms.share(c) } else { None };
-                        match same {
-                            Some(w) => {
-                                map.insert(mlirOperationGetResult(o, 0).ptr as usize, w);
-                                mlirOperationDestroy(c);
-                            }
-                            None => {
-                                for r in 0..mlirOperationGetNumResults(c) {
-                                    map.insert(
-                                        mlirOperationGetResult(o, r).ptr as usize,
-                                        mlirOperationGetResult(c, r),
-                                    );
-                                }
-                            }
-                        }
-                    }
-                    if !last {
-                        // Shared by every point: the first map has it; copy it over.
-                        let (first, rest) = maps.split_first_mut().expect("points");
-                        for m in rest {
-                            for r in 0..mlirOperationGetNumResults(o) {
-                                let k = mlirOperationGetResult(o, r).ptr as usize;
-                                m.insert(k, first[&k]);
-                            }
+                    let c = mlirOperationClone(o);
+                    remap(c, &maps[0]);
+                    place(target, c);
+                    for m in maps.iter_mut() {
+                        for r in 0..mlirOperationGetNumResults(o) {
+                            m.insert(
+                                mlirOperationGetResult(o, r).ptr as usize,
+                                mlirOperationGetResult(c, r),
+                            );
                         }
                     }
                 }
                 if let Some(g) = guard {
                     // The guard, with an empty body for the next level.
                     let c = mlirOperationClone(*g);
-                    for k in 0..mlirOperationGetNumOperands(c) {
-                        let v = mlirOperationGetOperand(c, k);
-                        if let Some(n) = maps[0].get(&(v.ptr as usize)) {
-                            mlirOperationSetOperand(c, k, *n);
-                        }
-                    }
-                    let end = mlirBlockGetTerminator(target);
-                    mlirBlockInsertOwnedOperationBefore(target, end, c);
+                    remap(c, &maps[0]);
+                    place(target, c);
                     let b = body(c);
                     let t = mlirBlockGetTerminator(b);
                     // Users before what they use.
@@ -360,6 +367,165 @@ unsafe fn unroll(l: MlirOperation, s: &Shape) -> Result<(), String> {
         let end = mlirBlockGetTerminator(else2);
         mlirBlockInsertOwnedOperationBefore(else2, end, l);
         Ok(())
+    }
+}
+
+/// Gives `c`'s operands their values in `map`.
+unsafe fn remap(c: MlirOperation, map: &HashMap<usize, MlirValue>) {
+    unsafe {
+        for k in 0..mlirOperationGetNumOperands(c) {
+            let v = mlirOperationGetOperand(c, k);
+            if let Some(n) = map.get(&(v.ptr as usize)) {
+                mlirOperationSetOperand(c, k, *n);
+            }
+        }
+    }
+}
+
+/// Puts `op` at the end of `block`, before its terminator if it has one.
+unsafe fn place(block: MlirBlock, op: MlirOperation) {
+    unsafe {
+        let end = mlirBlockGetTerminator(block);
+        if end.ptr.is_null() {
+            mlirBlockAppendOwnedOperation(block, op);
+        } else {
+            mlirBlockInsertOwnedOperationBefore(block, end, op);
+        }
+    }
+}
+
+/// `v`'s value for a point.
+fn get(map: &HashMap<usize, MlirValue>, v: MlirValue) -> MlirValue {
+    *map.get(&(v.ptr as usize)).unwrap_or(&v)
+}
+
+/// Emits in `target` the copies of `ops` (a [`jammable`] sequence) for every point
+/// (`maps[j]`: the original values to point `j`'s), each operation repeated for the
+/// points side by side; an `scf.if` or `scf.for` becomes one, with every point's
+/// results (and carried values), its body jammed likewise.
+unsafe fn jam(
+    ops: &[MlirOperation],
+    maps: &mut [HashMap<usize, MlirValue>],
+    target: MlirBlock,
+    forms: &mut Forms,
+) {
+    unsafe {
+        for &o in ops {
+            let name = op_name(o);
+            if mlirOperationGetNumRegions(o) == 0 {
+                for map in maps.iter_mut() {
+                    let c = mlirOperationClone(o);
+                    remap(c, map);
+                    place(target, c);
+                    // An index computation an earlier point made already: its value.
+                    match forms.share(c) {
+                        Some(w) => {
+                            map.insert(mlirOperationGetResult(o, 0).ptr as usize, w);
+                            mlirOperationDestroy(c);
+                        }
+                        None => {
+                            for r in 0..mlirOperationGetNumResults(o) {
+                                map.insert(
+                                    mlirOperationGetResult(o, r).ptr as usize,
+                                    mlirOperationGetResult(c, r),
+                                );
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
+            let f = maps.len();
+            let n = mlirOperationGetNumResults(o) as usize;
+            let loc = mlirOperationGetLocation(o);
+            let ctx = mlirOperationGetContext(o);
+            let is_for = name == "scf.for";
+            let types: Vec<MlirType> = (0..f)
+                .flat_map(|_| {
+                    (0..n).map(|r| mlirValueGetType(mlirOperationGetResult(o, r as isize)))
+                })
+                .collect();
+            let mut operands: Vec<MlirValue> = Vec::new();
+            if is_for {
+                operands.extend((0..3).map(|k| get(&maps[0], mlirOperationGetOperand(o, k))));
+                for map in maps.iter() {
+                    for i in 0..n {
+                        operands.push(get(map, mlirOperationGetOperand(o, 3 + i as isize)));
+                    }
+                }
+            } else {
+                operands.push(get(&maps[0], mlirOperationGetOperand(o, 0)));
+            }
+            let mut st = mlirOperationStateGet(crate::mlir::string_ref(&name), loc);
+            mlirOperationStateAddOperands(&mut st, operands.len() as isize, operands.as_ptr());
+            mlirOperationStateAddResults(&mut st, types.len() as isize, types.as_ptr());
+            let nregions = mlirOperationGetNumRegions(o);
+            let mut regions = Vec::new();
+            for r in 0..nregions {
+                let region = mlirRegionCreate();
+                let ob = mlirRegionGetFirstBlock(mlirOperationGetRegion(o, r));
+                if !ob.ptr.is_null() {
+                    let mut args = Vec::new();
+                    if is_for {
+                        args.push(mlirIndexTypeGet(ctx));
+                        args.extend(types.iter().copied());
+                    }
+                    let locs = vec![loc; args.len()];
+                    let b = mlirBlockCreate(args.len() as isize, args.as_ptr(), locs.as_ptr());
+                    mlirRegionAppendOwnedBlock(region, b);
+                }
+                regions.push(region);
+            }
+            mlirOperationStateAddOwnedRegions(&mut st, nregions, regions.as_ptr());
+            let c = mlirOperationCreate(&mut st);
+            place(target, c);
+            for r in 0..nregions {
+                let ob = mlirRegionGetFirstBlock(mlirOperationGetRegion(o, r));
+                if ob.ptr.is_null() {
+                    continue;
+                }
+                let nb = mlirRegionGetFirstBlock(mlirOperationGetRegion(c, r));
+                if is_for {
+                    for (j, map) in maps.iter_mut().enumerate() {
+                        map.insert(
+                            mlirBlockGetArgument(ob, 0).ptr as usize,
+                            mlirBlockGetArgument(nb, 0),
+                        );
+                        for i in 0..n {
+                            map.insert(
+                                mlirBlockGetArgument(ob, 1 + i as isize).ptr as usize,
+                                mlirBlockGetArgument(nb, (1 + j * n + i) as isize),
+                            );
+                        }
+                    }
+                }
+                let inner = block_ops(ob);
+                let Some((end, body_ops)) = inner.split_last() else {
+                    continue;
+                };
+                // Values made inside the block do not serve after it.
+                let saved = forms.first.clone();
+                jam(body_ops, maps, nb, forms);
+                forms.first = saved;
+                let mut yields = Vec::new();
+                for map in maps.iter() {
+                    for k in 0..mlirOperationGetNumOperands(*end) {
+                        yields.push(get(map, mlirOperationGetOperand(*end, k)));
+                    }
+                }
+                let mut ys = mlirOperationStateGet(crate::mlir::string_ref("scf.yield"), loc);
+                mlirOperationStateAddOperands(&mut ys, yields.len() as isize, yields.as_ptr());
+                mlirBlockAppendOwnedOperation(nb, mlirOperationCreate(&mut ys));
+            }
+            for (j, map) in maps.iter_mut().enumerate() {
+                for i in 0..n {
+                    map.insert(
+                        mlirOperationGetResult(o, i as isize).ptr as usize,
+                        mlirOperationGetResult(c, (j * n + i) as isize),
+                    );
+                }
+            }
+        }
     }
 }
 
