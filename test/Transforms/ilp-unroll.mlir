@@ -50,6 +50,16 @@
 // CSE-NOT: memref.load
 // CSE: } else {
 
+// Paper 002 Fig. 4 (register tiling by thread compaction): what a point reads
+// independently of its row, w[x] here, is loaded once for the thread's 4 points and
+// kept in a register.
+// CSE-LABEL: func.func @compact(
+// CSE: scf.if
+// CSE: %[[W:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<32xf32>
+// CSE-NOT: memref<32xf32>
+// CSE-COUNT-4: arith.mulf %{{.*}}, %[[W]] : f32
+// CSE: } else {
+
 // Rows: A[i][j] = 32 i + j, B[p][x] = A[p][x] + A[p + 1][x], summed: the same for every
 // extent.
 // OUT: 73472
@@ -71,6 +81,24 @@ module attributes {gpu.container_module} {
         %a = memref.load %A[%p, %tx] : memref<9x32xf32>
         %b = memref.load %A[%u, %tx] : memref<9x32xf32>
         %s = arith.addf %a, %b : f32
+        memref.store %s, %B[%p, %tx] : memref<8x32xf32>
+      } {tessel.coarsened}
+      gpu.terminator
+    }
+    return
+  }
+  func.func @compact(%A: memref<8x32xf32>, %w: memref<32xf32>, %B: memref<8x32xf32>, %e: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %e, %sz = %c1) {
+      %l = arith.addi %c0, %ty : index
+      scf.for %p = %l to %c8 step %sy {
+        %a = memref.load %A[%p, %tx] : memref<8x32xf32>
+        %b = memref.load %w[%tx] : memref<32xf32>
+        %s = arith.mulf %a, %b : f32
         memref.store %s, %B[%p, %tx] : memref<8x32xf32>
       } {tessel.coarsened}
       gpu.terminator
