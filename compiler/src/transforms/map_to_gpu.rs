@@ -865,8 +865,8 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                         false => {
                             let (_, made) = instantiate(*p, POINTS, &[l, h, s, k.t[d], b[d]])?;
                             let f = made[made.len() - 1];
-                            if at_launch && d == outer {
-                                // For tessel-ilp-unroll.
+                            if d == outer && (at_launch || names.coarsen.is_some_and(|f| f > 1)) {
+                                // Several points per thread: for tessel-ilp-unroll.
                                 let ctx = mlirOperationGetContext(f);
                                 mlirOperationSetAttributeByName(
                                     f,
