@@ -164,13 +164,24 @@ unsafe fn copy(op: MlirOperation) -> Result<(), String> {
 /// Elements each thread takes per step of a copy of `total` elements: as many as the
 /// smallest block the launch may have leaves it (the block's size may be chosen at
 /// launch, [`super::bound_blocks::block_range`]), at most [`MAX_UNROLL`]; the most when
-/// the block's size is unknown.
+/// the block's size is unknown. A block of fixed size among whose threads the elements
+/// divide evenly takes them all in one step, up to [`MAX_EVEN_UNROLL`] (matvec's 256x8
+/// box, 8 per thread: no second step waits for the first's loads).
 unsafe fn unroll(launch: Option<MlirOperation>, total: i64) -> i64 {
-    let least = launch
+    let range = launch
         .and_then(|l| unsafe { super::bound_blocks::block_range(l) })
-        .map(|r| r.iter().map(|(least, _)| least.max(&1)).product::<i64>());
-    match least {
-        Some(threads) => ((total + threads - 1) / threads).clamp(1, MAX_UNROLL),
+        .map(|r| {
+            r.iter().fold((1i64, 1i64), |(a, b), (least, most)| {
+                (a * least.max(&1), b * most.max(&1))
+            })
+        });
+    match range {
+        Some((least, most))
+            if least == most && total % least == 0 && total / least <= MAX_EVEN_UNROLL =>
+        {
+            total / least
+        }
+        Some((least, _)) => ((total + least - 1) / least).clamp(1, MAX_UNROLL),
         None => MAX_UNROLL,
     }
 }
@@ -179,6 +190,10 @@ unsafe fn unroll(launch: Option<MlirOperation>, total: i64) -> i64 {
 /// flight per thread to cover the global latency at the occupancies tiled kernels have,
 /// few enough that the guards' index arithmetic stays small.
 const MAX_UNROLL: i64 = 4;
+
+/// The most a thread of a fixed-size block takes in one step when the elements divide
+/// evenly among the threads (no partial step).
+const MAX_EVEN_UNROLL: i64 = 8;
 
 /// The cooperative copy of a tile of shape `tile` from `%src` to `%dst` (the shared side
 /// is `%src` when `shared_src`), at global offsets `%o0`, `%o1`, ..., each thread taking
