@@ -217,23 +217,10 @@ impl Gpu {
         (b * warps / max_warps).min(1.0)
     }
 
-    /// Estimated seconds for a launch (module docs).
+    /// Estimated seconds for a launch (module docs), and the term that bounds them:
+    /// `dram`, `l2`, `l1`, `shared`, `compute` or `latency` (what a profiler's
+    /// speed-of-light section would point at).
     pub fn estimate(
-        &self,
-        c: &Counters,
-        caches: Option<&CacheCounters>,
-        blocks: u64,
-        threads_per_block: u64,
-        shared_bytes: u64,
-        regs: u32,
-    ) -> f64 {
-        self.estimate_detail(c, caches, blocks, threads_per_block, shared_bytes, regs)
-            .0
-    }
-
-    /// [`Gpu::estimate`] and the term that bounds it: `dram`, `l2`, `l1`, `shared`,
-    /// `compute` or `latency` (what a profiler's speed-of-light section would point at).
-    pub fn estimate_detail(
         &self,
         c: &Counters,
         caches: Option<&CacheCounters>,
@@ -353,7 +340,7 @@ mod tests {
             global_load_sectors: 1 << 30,
             ..Default::default()
         };
-        let t = h.estimate(&c, None, 1 << 20, 256, 0, 32);
+        let t = h.estimate(&c, None, 1 << 20, 256, 0, 32).0;
         let expect = (1u64 << 35) as f64 / 3350e9;
         assert!((t - 3e-6 - expect).abs() / expect < 1e-9, "{t}");
     }

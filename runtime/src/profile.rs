@@ -45,7 +45,7 @@ pub struct Launch {
     /// sim's cache counters; `None` on a GPU.
     pub caches: Option<crate::cache::CacheCounters>,
     pub estimated_time_s: Option<f64>,
-    /// The time model's largest term ([`crate::gpus::Gpu::estimate_detail`]); `None`
+    /// The time model's largest term ([`crate::gpus::Gpu::estimate`]); `None`
     /// on a GPU.
     pub bound_by: Option<String>,
     pub measured_time_s: Option<f64>,

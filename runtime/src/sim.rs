@@ -2032,7 +2032,7 @@ impl Device for Sim {
         }
         let (counters, caches) = run.map_err(|e| e.unwrap_or_default())?;
         let g = self.gpu;
-        let estimate = g.estimate_detail(
+        let estimate = g.estimate(
             &counters,
             Some(&caches),
             grid.iter().product(),

@@ -339,15 +339,14 @@ impl Step<'_> {
             let g: Vec<String> = (0..r).map(|k| format!("%{p}g{k}_{u}")).collect();
             let l: Vec<String> = (0..r).map(|k| format!("%{p}l{k}_{u}")).collect();
             let (si, di) = if self.shared_src { (&l, &g) } else { (&g, &l) };
+            let load = format!("memref.load %src[{}] : {src_type}", si.join(", "));
+            let store = format!(
+                "memref.store %{p}v_{u}, %dst[{}] : {dst_type}",
+                di.join(", ")
+            );
             if !guarded {
-                t += &format!(
-                    "    %{p}v_{u} = memref.load %src[{}] : {src_type}\n",
-                    si.join(", ")
-                );
-                stores += &format!(
-                    "    memref.store %{p}v_{u}, %dst[{}] : {dst_type}\n",
-                    di.join(", ")
-                );
+                t += &format!("    %{p}v_{u} = {load}\n");
+                stores += &format!("    {store}\n");
                 continue;
             }
             let mut ok = match u {
@@ -359,13 +358,9 @@ impl Step<'_> {
                 ok = format!("%{p}ok{k}_{u}");
             }
             t += &format!(
-                "    %{p}v_{u} = scf.if {ok} -> ({elem}) {{\n      %{p}x_{u} = memref.load %src[{}] : {src_type}\n      scf.yield %{p}x_{u} : {elem}\n    }} else {{\n      %{p}z_{u} = arith.constant {zero} : {elem}\n      scf.yield %{p}z_{u} : {elem}\n    }}\n",
-                si.join(", ")
+                "    %{p}v_{u} = scf.if {ok} -> ({elem}) {{\n      %{p}x_{u} = {load}\n      scf.yield %{p}x_{u} : {elem}\n    }} else {{\n      %{p}z_{u} = arith.constant {zero} : {elem}\n      scf.yield %{p}z_{u} : {elem}\n    }}\n"
             );
-            stores += &format!(
-                "    scf.if {ok} {{\n      memref.store %{p}v_{u}, %dst[{}] : {dst_type}\n    }}\n",
-                di.join(", ")
-            );
+            stores += &format!("    scf.if {ok} {{\n      {store}\n    }}\n");
         }
         t + &stores
     }
