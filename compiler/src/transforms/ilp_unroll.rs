@@ -304,8 +304,7 @@ unsafe fn unroll(l: MlirOperation, s: &Shape) -> Result<(), String> {
             };
             let mut forms = Forms::default();
             let put = |o: MlirOperation, target: MlirBlock| {
-                let end = mlirBlockGetTerminator(target);
-                mlirBlockInsertOwnedOperationBefore(target, end, o);
+                place(target, o);
                 mlirOperationGetResult(o, 0)
             };
             let stc = put(cst(s.st), block);
