@@ -7,6 +7,7 @@ pub mod analysis;
 pub mod codegen;
 pub mod cuda;
 pub mod diag;
+pub mod estimate;
 pub mod frontend;
 pub mod host;
 pub mod mlir;

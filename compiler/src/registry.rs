@@ -124,14 +124,28 @@ pub fn rocm_toolkit() -> Option<String> {
     })
 }
 
+macro_rules! device_outline {
+    () => {
+        "tessel-inline-scops, tessel-lower-shared, gpu-kernel-outlining, tessel-bound-blocks"
+    };
+}
+macro_rules! device_lower {
+    () => {
+        "func.func(gpu-async-region), lower-affine, gpu.module(gpu.func(canonicalize, cse, loop-invariant-code-motion, canonicalize, cse)), convert-scf-to-cf, tessel-scope-launches"
+    };
+}
 /// The part of both lowerings that keeps the gpu dialect: outlined kernels with `cf`
 /// control flow, the form [`crate::simform`] compiles for the sim device. The kernels
 /// are simplified first (`canonicalize`, `cse`, `loop-invariant-code-motion`), as the
 /// LLVM optimizer behind PTX and AMDGCN simplifies them anyway, so that sim counts
 /// the index arithmetic a GPU runs rather than each thread id read and bound
 /// recomputed where the passes left it.
-pub const DEVICE_PREP: &str =
-    "tessel-inline-scops, tessel-lower-shared, gpu-kernel-outlining, tessel-bound-blocks, func.func(gpu-async-region), lower-affine, gpu.module(gpu.func(canonicalize, cse, loop-invariant-code-motion, canonicalize, cse)), convert-scf-to-cf, tessel-scope-launches";
+pub const DEVICE_PREP: &str = concat!(device_outline!(), ", ", device_lower!());
+/// The device preparation's first part: the kernels outlined, the host code still
+/// structured (what `tessel-autotune`'s estimate interprets).
+pub const DEVICE_OUTLINE: &str = device_outline!();
+/// The rest of the device preparation.
+pub const DEVICE_LOWER: &str = device_lower!();
 
 /// With `debug=true` (`-g`): line tables for the kernels and the host code from the
 /// operations' source locations.
@@ -180,6 +194,11 @@ fn rocdl_pipeline(opt: &dyn Fn(&str) -> String) -> Result<String, String> {
     ))
 }
 
+macro_rules! default_mapping {
+    () => {
+        "tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-promote-registers, tessel-ilp-unroll"
+    };
+}
 /// The optimization pipelines between the frontend and the lowering, by name: `naive`,
 /// the untiled mapping (one thread per iteration of the outermost parallel loops, the
 /// baseline of every speedup); `default`, the tiled one. Both first wrap affine code
@@ -191,9 +210,13 @@ pub const OPTIMIZE_PIPELINES: &[(&str, &str)] = &[
     ),
     (
         "default",
-        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-promote-registers, tessel-ilp-unroll",
+        concat!("tessel-detect-scops, tessel-schedule, ", default_mapping!()),
     ),
 ];
+
+/// What the default pipeline runs after the schedule (and after `tessel-autotune`,
+/// whose candidates run it).
+pub const DEFAULT_MAPPING: &str = default_mapping!();
 
 /// Upstream MLIR's own route to the GPU, which tessel-bench measures beside Tessel's
 /// (`--pipeline=mlir-upstream`): the scops run where they stand, `affine-parallelize`
@@ -210,7 +233,7 @@ pub const UPSTREAM_PIPELINE: &str =
 
 fn optimize_pipeline(opt: &dyn Fn(&str) -> String) -> Result<String, String> {
     let name = opt("pipeline");
-    OPTIMIZE_PIPELINES
+    let pipeline = OPTIMIZE_PIPELINES
         .iter()
         .find(|(n, _)| *n == name)
         .map(|(_, p)| p.to_string())
@@ -220,7 +243,27 @@ fn optimize_pipeline(opt: &dyn Fn(&str) -> String) -> Result<String, String> {
                 "'tessel-optimize' option pipeline={name}: expected {}",
                 names.join(" or ")
             )
-        })
+        })?;
+    match (opt("autotune").as_str(), name.as_str()) {
+        ("none", _) => Ok(pipeline),
+        ("model", "default") => {
+            let gpu = opt("gpu");
+            let tune = match gpu.is_empty() {
+                true => "tessel-autotune".to_string(),
+                false => format!("tessel-autotune{{gpu={gpu}}}"),
+            };
+            Ok(pipeline.replacen("tessel-schedule, ", &format!("tessel-schedule, {tune}, "), 1))
+        }
+        ("model", _) => Err(format!(
+            "'tessel-optimize' option autotune=model: pipeline={name} has no parameters to choose (only pipeline=default)"
+        )),
+        ("measure", _) => Err(
+            "'tessel-optimize' option autotune=measure: timing candidates on a GPU is not built yet; autotune=model estimates them on sim".into(),
+        ),
+        (other, _) => Err(format!(
+            "'tessel-optimize' option autotune={other}: expected none or model"
+        )),
+    }
 }
 
 /// Every Tessel pass and pipeline.
@@ -256,6 +299,21 @@ pub const PASSES: &[PassInfo] = &[
         kind: PassKind::Rust {
             anchor: "",
             run: crate::transforms::schedule::run,
+        },
+    },
+    PassInfo {
+        name: "tessel-autotune",
+        summary: "Choose each function's tile sizes and whether its tiles copy data to shared memory by sim's model: every candidate runs the rest of the default pipeline and the function's launches are estimated on a sampled sim (paper 000 sec. 3's model-driven search, issue 9 item 6); the choice is written on the scops (tile_sizes, tessel.shared) and cached by function and GPU",
+        options: &[
+            PassOption { name: "gpu", default: "", help: "GPU model to tune for (default: TESSEL_GPU, else h100)" },
+            PassOption { name: "size", default: "auto", help: "value of every integer parameter of a function during the estimate (auto: the largest static extent of its array arguments, at most 1024, else 256)" },
+            PassOption { name: "sample", default: "512", help: "blocks of each launch simulated at least (whole waves; their counters scaled to the grid)" },
+            PassOption { name: "cache", default: "", help: "file of cached decisions (default: TESSEL_AUTOTUNE_CACHE, else $XDG_CACHE_HOME/tessel/autotune.txt or ~/.cache/tessel/autotune.txt); none: no cache" },
+        ],
+        example: "tpoly.scop { affine.for ... {tpoly.band = 0, tpoly.permutable} }  =>  tpoly.scop attributes {tile_sizes = array<i64: 16, 32>, tessel.shared = false} { ... }",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::autotune::run,
         },
     },
     PassInfo {
@@ -329,6 +387,8 @@ pub const PASSES: &[PassInfo] = &[
         summary: "Optimize affine code for the GPU, as tesselc does between the frontend and the lowering: pipeline=naive (tessel-detect-scops, tessel-schedule, tessel-map-to-gpu) or default (the same with tessel-tile, tessel-promote-shared and tessel-pad-banks before the mapping and tessel-promote-registers and tessel-ilp-unroll after it)",
         options: &[
             PassOption { name: "pipeline", default: "default", help: "naive: the untiled mapping, one thread per iteration of the outer parallel loops (the baseline); default: tiles to blocks, points to threads, shared copies of the arrays a tile reuses or reads uncoalesced, padded against bank conflicts, loop-invariant elements in registers, a thread's points unrolled side by side" },
+            PassOption { name: "autotune", default: "none", help: "none: the default pipeline's fixed rules; model: tessel-autotune after tessel-schedule chooses each function's tile sizes and shared-memory promotion by sim's estimate (pipeline=default only)" },
+            PassOption { name: "gpu", default: "", help: "with autotune=model: the GPU model to tune for (default: TESSEL_GPU, else h100)" },
         ],
         example: "tpoly.scop { affine.for %i ... }  =>  gpu.alloc, gpu.memcpy; gpu.launch ...; gpu.memcpy back",
         kind: PassKind::Pipeline(optimize_pipeline),

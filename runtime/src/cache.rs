@@ -164,6 +164,22 @@ pub struct CacheCounters {
     pub dram_write_bytes: u64,
 }
 
+impl CacheCounters {
+    /// Multiplies the counts by `f` (see [`crate::profile::Counters::scale`]).
+    pub fn scale(&mut self, f: f64) {
+        for v in [
+            &mut self.l1_sectors,
+            &mut self.l1_hits,
+            &mut self.l2_sectors,
+            &mut self.l2_hits,
+            &mut self.dram_read_bytes,
+            &mut self.dram_write_bytes,
+        ] {
+            *v = (*v as f64 * f).round() as u64;
+        }
+    }
+}
+
 /// The caches of one launch: an L1 per SM (absent where the GPU does not cache global
 /// loads in L1) and the L2.
 pub struct Hierarchy {

@@ -123,6 +123,34 @@ impl Counters {
     }
 }
 
+impl Counters {
+    /// Multiplies the counts by `f` (blocks run to blocks of a sampled launch); the
+    /// longest chain stays.
+    pub fn scale(&mut self, f: f64) {
+        let s = |v: &mut u64| *v = (*v as f64 * f).round() as u64;
+        for v in [
+            &mut self.global_load_requests,
+            &mut self.global_load_sectors,
+            &mut self.global_store_requests,
+            &mut self.global_store_sectors,
+            &mut self.shared_load_requests,
+            &mut self.shared_load_wavefronts,
+            &mut self.shared_store_requests,
+            &mut self.shared_store_wavefronts,
+            &mut self.barriers,
+            &mut self.instructions,
+            &mut self.warp_instructions,
+            &mut self.block_chain_sum,
+        ] {
+            s(v);
+        }
+        self.classes
+            .iter_mut()
+            .chain(self.warp_classes.iter_mut())
+            .for_each(s);
+    }
+}
+
 impl Launch {
     pub fn threads(&self) -> u64 {
         self.grid.iter().product::<u64>() * self.block.iter().product::<u64>()

@@ -136,6 +136,9 @@ pub struct Sim {
     threads: Option<usize>,
     /// Module variables, by module and name: their device allocations.
     globals: HashMap<(usize, String), u64>,
+    /// At most this many blocks of each launch run, their counters scaled to the whole
+    /// grid ([`Sim::sampled`]); `None`: every block.
+    sample: Option<u64>,
 }
 
 impl Sim {
@@ -152,7 +155,21 @@ impl Sim {
             owners: HashMap::new(),
             epoch: 0,
             threads: parallel::asked()?,
+            sample: None,
         })
+    }
+
+    /// A sim of `gpu` that runs, of each launch, only the blocks of its first waves (at
+    /// least `blocks`, in whole waves of the resident blocks) and scales their counters,
+    /// cache counters included, by the grid's blocks over those run, so that the
+    /// estimated time is the whole launch's (the longest block's latency chain is kept
+    /// as found). For a model-driven choice between versions of a kernel
+    /// (`tessel-autotune`): results in memory are those of the blocks run only.
+    pub fn sampled(gpu: &'static Gpu, blocks: u64) -> Result<Sim, String> {
+        let mut s = Sim::new()?;
+        s.gpu = gpu;
+        s.sample = Some(blocks.max(1));
+        Ok(s)
     }
 
     /// The allocation holding `addr`, as (start, end).
@@ -226,6 +243,19 @@ impl Sim {
         Ok(())
     }
 
+    /// The blocks of `plan` that run: all, or with [`Sim::sampled`] the first whole
+    /// waves holding at least the sample.
+    fn blocks_run(&self, plan: &Plan) -> u64 {
+        let all = plan.blocks();
+        match self.sample {
+            None => all,
+            Some(n) => {
+                let wave = self.gpu.sms as u64 * plan.blocks_per_sm.max(1) as u64;
+                n.next_multiple_of(wave).min(all)
+            }
+        }
+    }
+
     fn next_stamp(&mut self) -> u32 {
         if self.stamp == u32::MAX {
             self.shadows.clear();
@@ -267,7 +297,7 @@ impl Sim {
     /// feeding the caches in block order.
     fn run_blocks(&mut self, plan: &Plan, threads: usize) -> BlocksRun {
         let launch_start = self.next_stamp();
-        let blocks = plan.blocks();
+        let blocks = self.blocks_run(plan);
         let caches = Hierarchy::cold(
             self.caches.take(),
             self.gpu.sms,
@@ -2030,7 +2060,12 @@ impl Device for Sim {
         if let Err(None) = run {
             run = self.run_blocks(&plan, 1);
         }
-        let (counters, caches) = run.map_err(|e| e.unwrap_or_default())?;
+        let (mut counters, mut caches) = run.map_err(|e| e.unwrap_or_default())?;
+        let ran = self.blocks_run(&plan);
+        if ran < plan.blocks() {
+            counters.scale(plan.blocks() as f64 / ran as f64);
+            caches.scale(plan.blocks() as f64 / ran as f64);
+        }
         let g = self.gpu;
         let estimate = g.estimate(
             &counters,
@@ -2390,6 +2425,10 @@ mod tests {
     fn twice_on(threads: usize, grid: u64, racy: bool) -> (Result<Launch, String>, Vec<u64>) {
         let mut sim = Sim::new().unwrap();
         sim.threads = Some(threads);
+        twice_in(sim, grid, racy)
+    }
+
+    fn twice_in(mut sim: Sim, grid: u64, racy: bool) -> (Result<Launch, String>, Vec<u64>) {
         let fb = FatBinary {
             sim: vec![twice(64, racy)],
             ..Default::default()
@@ -2409,6 +2448,28 @@ mod tests {
         sim.memcpy(out.as_mut_ptr() as *mut c_void, buf, n * 8)
             .unwrap();
         (l, out)
+    }
+
+    #[test]
+    fn a_sampled_launch_scales_its_first_waves_to_the_grid() {
+        let gtx690 = gpus::GPUS.iter().find(|g| g.name == "gtx690").unwrap();
+        let mut full = Sim::new().unwrap();
+        full.gpu = gtx690;
+        let (full, _) = twice_in(full, 1024, false);
+        let full = full.unwrap();
+        // A wave of gtx690 holds 8 SMs x 16 blocks of 64 threads: 128 of the 1024 run.
+        let (sampled, mem) = twice_in(Sim::sampled(gtx690, 100).unwrap(), 1024, false);
+        let sampled = sampled.unwrap();
+        assert!(mem[..128 * 64].iter().zip(0..).all(|(v, i)| *v == 2 * i));
+        assert!(mem[128 * 64..].iter().all(|v| *v == 0));
+        let (f, s) = (full.counters.unwrap(), sampled.counters.unwrap());
+        assert_eq!(s.instructions, f.instructions);
+        assert_eq!(s.global_store_sectors, f.global_store_sectors);
+        assert_eq!(
+            sampled.caches.unwrap().dram_write_bytes,
+            full.caches.unwrap().dram_write_bytes
+        );
+        assert_eq!(sampled.estimated_time_s, full.estimated_time_s);
     }
 
     #[test]

@@ -37,7 +37,8 @@
 //! anchor reads the shared buffer at its subscripts minus the offset. When the anchor is
 //! a loop the kernel runs in sequence, a `gpu.barrier` ends its body, so that no thread
 //! overwrites the buffer while others still read it. A remark at the array's first read
-//! says what was promoted. `tessel-lower-shared` lowers the tgpu operations.
+//! says what was promoted. `tessel-lower-shared` lowers the tgpu operations. A scop
+//! with `tessel.shared = false` (`tessel-autotune`'s choice) is left alone.
 //!
 //! Precondition: `tessel-tile` ran (the band's `tpoly.tile`/`tpoly.point` loops), and
 //! `tessel-map-to-gpu` runs next. Spec: paper 001 (PPCG) sec. 7.2-7.3 (reference groups,
@@ -85,6 +86,11 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
         let mut scops = Vec::new();
         collect(op, &mut scops);
         for scop in scops {
+            // `tessel-autotune` chose global memory for this scop.
+            let a = attr(scop, "tessel.shared");
+            if !a.ptr.is_null() && mlirAttributeIsABool(a) && !mlirBoolAttrGetValue(a) {
+                continue;
+            }
             if let Err(why) = promote_scop(scop, min_reuse) {
                 let text = format!("no array promoted to shared memory: {why}");
                 tessel_dialects::tesselEmitRemark(

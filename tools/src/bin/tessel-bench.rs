@@ -59,6 +59,10 @@ struct Args {
     /// of --pipeline's (tesselc --passes); the baseline keeps its own.
     #[arg(long, value_name = "PIPELINE")]
     passes: Option<String>,
+    /// With --pipeline=default: choose its parameters per function by sim's estimate
+    /// of the candidates on --gpu's model (tesselc --autotune).
+    #[arg(long, default_value = "none", value_parser = ["none", "model"])]
+    autotune: String,
     /// Device to run on: auto, cuda, hip or sim.
     #[arg(long, default_value = "sim", value_parser = ["auto", "cuda", "hip", "sim"])]
     device: String,
@@ -274,6 +278,24 @@ fn passes_of(name: &str) -> String {
     }
 }
 
+/// `passes` with tessel-optimize's `autotune` and `gpu` from `--autotune` and `--gpu`
+/// (`--pipeline=default` only; tessel-optimize refuses the others).
+fn tuned(passes: &str, args: &Args) -> String {
+    if args.autotune == "none" {
+        return passes.to_string();
+    }
+    let gpu = args
+        .gpu
+        .as_ref()
+        .map(|g| format!(" gpu={g}"))
+        .unwrap_or_default();
+    passes.replacen(
+        "tessel-optimize{",
+        &format!("tessel-optimize{{autotune={}{gpu} ", args.autotune),
+        1,
+    )
+}
+
 /// Per-kernel sums over a program's launches.
 #[derive(Default, Clone)]
 struct Row {
@@ -415,6 +437,13 @@ fn main() -> ExitCode {
         eprintln!("error: {e}");
         return ExitCode::from(1);
     }
+    if args.autotune != "none" && (args.pipeline != "default" || args.passes.is_some()) {
+        eprintln!(
+            "error: --autotune={} tunes --pipeline=default only (not --pipeline={} or --passes)",
+            args.autotune, args.pipeline
+        );
+        return ExitCode::from(1);
+    }
     let dir = match tempfile::tempdir() {
         Ok(d) => d,
         Err(e) => {
@@ -459,7 +488,7 @@ fn main() -> ExitCode {
             &args
                 .passes
                 .clone()
-                .unwrap_or_else(|| passes_of(&args.pipeline)),
+                .unwrap_or_else(|| tuned(&passes_of(&args.pipeline), &args)),
             dir.path(),
         );
         let bases: Vec<Result<Vec<Launch>, String>> = args

@@ -67,6 +67,11 @@ struct Args {
     /// the host run them there.
     #[arg(long = "passes", value_name = "PIPELINE")]
     passes: Option<String>,
+    /// Choose the default pipeline's parameters (tile sizes, shared memory) per function:
+    /// none (its fixed rules) or model (estimates of the candidates on sim's model of
+    /// TESSEL_GPU, cached in TESSEL_AUTOTUNE_CACHE or ~/.cache/tessel/autotune.txt)
+    #[arg(long, value_name = "HOW", default_value = "none", value_parser = ["none", "model"])]
+    autotune: String,
     /// Print what each stage decides and the commands it runs (repeat for more detail);
     /// -### prints the commands without running them.
     #[arg(short = 'v', action = clap::ArgAction::Count)]
@@ -81,6 +86,10 @@ fn passes_of(args: &Args, emit: Option<Emit>) -> Option<String> {
         (Some(p), _, _) => Some(p.clone()),
         (None, _, Some(Emit::Mlir)) => None,
         (None, "mlir-upstream", _) => Some(tessel::registry::UPSTREAM_PIPELINE.to_string()),
+        (None, "default", _) if args.autotune != "none" => Some(format!(
+            "tessel-optimize{{pipeline=default autotune={}}}",
+            args.autotune
+        )),
         (None, name, _) => Some(format!("tessel-optimize{{pipeline={name}}}")),
     }
 }

@@ -1,0 +1,534 @@
+//! The estimated time of a compiled module's kernels on one of sim's GPU models, without
+//! running the program: what `tessel-autotune` compares candidates by.
+//!
+//! Input: a module after `gpu-kernel-outlining` (host `func.func`s that launch
+//! `gpu.func`s through `gpu.launch_func`), and the same module's kernels in sim's form.
+//! Each host function with launches is interpreted with every integer argument (the
+//! scop's parameters: sizes, time steps) set to one value: host loops run, their bounds
+//! and the launches' grids, blocks and scalar arguments computed from the index
+//! arithmetic (`arith`, `scf.for`, `scf.if`, `memref.dim`, the runtime's
+//! `tessel_block_extent` for the GPU modelled); each `gpu.alloc` becomes zeroed memory
+//! on a sampled sim ([`tessel_runtime::sim::Sim::sampled`]: a launch runs its first
+//! waves, at least a given number of blocks, its counters scaled to the grid). A launch
+//! repeated with the same kernel, grid and block (a time loop's) is simulated once and
+//! counted as often as it runs. Copies between host and device are not timed: they are
+//! the same for every version of a kernel.
+//!
+//! An operation the interpreter does not know fails the estimate only where a launch or
+//! a loop needs its result.
+
+use crate::mlir::{block_ops, from_string_ref, op_name, string_ref};
+use mlir_sys::*;
+use std::collections::HashMap;
+use std::ffi::c_void;
+use tessel_runtime::api::Device;
+use tessel_runtime::bytecode::{Arg, FatBinary, Kernel};
+use tessel_runtime::gpus::Gpu;
+
+/// Distinct launches simulated per function; a kernel launched with more shapes than
+/// this takes the mean time of its simulated ones.
+const MAX_SIMULATED: usize = 24;
+/// Host operations interpreted per function before giving up.
+const MAX_STEPS: u64 = 20_000_000;
+
+#[derive(Clone, Debug, PartialEq)]
+enum Val {
+    Int(i64),
+    Float(f64),
+    /// A memref: device allocation (index into [`Host::allocs`]) or host argument
+    /// (`None`), and its shape.
+    Mem(Option<usize>, Vec<i64>),
+}
+
+/// A launch as the host code makes it.
+#[derive(Clone, Debug)]
+struct HostLaunch {
+    kernel: String,
+    grid: [u64; 3],
+    block: [u64; 3],
+    args: Vec<Val>,
+    count: u64,
+}
+
+struct Host<'g> {
+    gpu: &'g Gpu,
+    vals: HashMap<usize, Val>,
+    /// Bytes of each `gpu.alloc`.
+    allocs: Vec<u64>,
+    launches: Vec<HostLaunch>,
+    steps: u64,
+}
+
+/// What a region's execution ended with.
+enum Flow {
+    Next,
+    Yield(Vec<Val>),
+    Return,
+}
+
+fn key(v: MlirValue) -> usize {
+    v.ptr as usize
+}
+
+impl Host<'_> {
+    fn get(&self, v: MlirValue) -> Result<Val, String> {
+        self.vals.get(&key(v)).cloned().ok_or_else(|| {
+            // SAFETY: `v` is a live value of the interpreted function.
+            unsafe {
+                if mlirValueIsAOpResult(v) {
+                    format!(
+                        "the host value of '{}' is unknown to the estimate",
+                        op_name(mlirOpResultGetOwner(v))
+                    )
+                } else {
+                    "a host block argument is unknown to the estimate".into()
+                }
+            }
+        })
+    }
+
+    fn int(&self, v: MlirValue) -> Result<i64, String> {
+        match self.get(v)? {
+            Val::Int(i) => Ok(i),
+            other => Err(format!("expected an integer on the host, found {other:?}")),
+        }
+    }
+
+    /// Runs the operations of `block`.
+    unsafe fn run_block(&mut self, block: MlirBlock) -> Result<Flow, String> {
+        for op in unsafe { block_ops(block) } {
+            self.steps += 1;
+            if self.steps > MAX_STEPS {
+                return Err(format!(
+                    "the host code runs more than {MAX_STEPS} operations"
+                ));
+            }
+            match unsafe { self.run_op(op) }? {
+                Flow::Next => {}
+                f => return Ok(f),
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    unsafe fn operands(&self, op: MlirOperation) -> Vec<MlirValue> {
+        (0..unsafe { mlirOperationGetNumOperands(op) })
+            .map(|i| unsafe { mlirOperationGetOperand(op, i) })
+            .collect()
+    }
+
+    unsafe fn set(&mut self, op: MlirOperation, i: isize, v: Val) {
+        self.vals
+            .insert(key(unsafe { mlirOperationGetResult(op, i) }), v);
+    }
+
+    unsafe fn run_op(&mut self, op: MlirOperation) -> Result<Flow, String> {
+        let name = unsafe { op_name(op) };
+        let ops = unsafe { self.operands(op) };
+        let int = |h: &Self, i: usize| h.int(ops[i]);
+        match name.as_str() {
+            "arith.constant" => {
+                let a = unsafe { mlirOperationGetAttributeByName(op, string_ref("value")) };
+                let v = unsafe {
+                    if mlirAttributeIsAInteger(a) {
+                        Val::Int(mlirIntegerAttrGetValueInt(a))
+                    } else if mlirAttributeIsAFloat(a) {
+                        Val::Float(mlirFloatAttrGetValueDouble(a))
+                    } else {
+                        return Ok(Flow::Next);
+                    }
+                };
+                unsafe { self.set(op, 0, v) };
+            }
+            "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "arith.extui"
+            | "arith.trunci" => {
+                if let Ok(v) = self.get(ops[0]) {
+                    unsafe { self.set(op, 0, v) };
+                }
+            }
+            "arith.addi" | "arith.subi" | "arith.muli" | "arith.divsi" | "arith.divui"
+            | "arith.remsi" | "arith.remui" | "arith.ceildivsi" | "arith.floordivsi"
+            | "arith.minsi" | "arith.maxsi" | "arith.minui" | "arith.maxui" | "arith.andi"
+            | "arith.ori" | "arith.xori" | "arith.shli" | "arith.shrsi" => {
+                let (Ok(a), Ok(b)) = (int(self, 0), int(self, 1)) else {
+                    return Ok(Flow::Next);
+                };
+                let v = match name.as_str() {
+                    "arith.addi" => a.wrapping_add(b),
+                    "arith.subi" => a.wrapping_sub(b),
+                    "arith.muli" => a.wrapping_mul(b),
+                    "arith.minsi" | "arith.minui" => a.min(b),
+                    "arith.maxsi" | "arith.maxui" => a.max(b),
+                    "arith.andi" => a & b,
+                    "arith.ori" => a | b,
+                    "arith.xori" => a ^ b,
+                    "arith.shli" => a.wrapping_shl(b as u32),
+                    "arith.shrsi" => a.wrapping_shr(b as u32),
+                    _ if b == 0 => return Ok(Flow::Next),
+                    "arith.divsi" | "arith.divui" => a.wrapping_div(b),
+                    "arith.remsi" | "arith.remui" => a.wrapping_rem(b),
+                    "arith.ceildivsi" => a.div_euclid(b) + i64::from(a.rem_euclid(b) != 0),
+                    _ => a.div_euclid(b) - i64::from(b < 0 && a.rem_euclid(b) != 0),
+                };
+                unsafe { self.set(op, 0, Val::Int(v)) };
+            }
+            "arith.cmpi" => {
+                let (Ok(a), Ok(b)) = (int(self, 0), int(self, 1)) else {
+                    return Ok(Flow::Next);
+                };
+                let p = unsafe {
+                    mlirIntegerAttrGetValueInt(mlirOperationGetAttributeByName(
+                        op,
+                        string_ref("predicate"),
+                    ))
+                };
+                let (ua, ub) = (a as u64, b as u64);
+                let r = match p {
+                    0 => a == b,
+                    1 => a != b,
+                    2 => a < b,
+                    3 => a <= b,
+                    4 => a > b,
+                    5 => a >= b,
+                    6 => ua < ub,
+                    7 => ua <= ub,
+                    8 => ua > ub,
+                    _ => ua >= ub,
+                };
+                unsafe { self.set(op, 0, Val::Int(r as i64)) };
+            }
+            "arith.select" => {
+                if let Ok(c) = int(self, 0) {
+                    if let Ok(v) = self.get(ops[if c != 0 { 1 } else { 2 }]) {
+                        unsafe { self.set(op, 0, v) };
+                    }
+                }
+            }
+            "func.call" => {
+                let callee = unsafe {
+                    from_string_ref(mlirFlatSymbolRefAttrGetValue(
+                        mlirOperationGetAttributeByName(op, string_ref("callee")),
+                    ))
+                };
+                if callee == crate::transforms::bound_blocks::EXTENT_FN {
+                    let (b, t, e) = (int(self, 0)?, int(self, 1)?, int(self, 2)?);
+                    let capacity = self.gpu.sms as u64 * self.gpu.max_threads_per_sm as u64;
+                    let v = if b > 0 && t > 0 && e > 0 {
+                        tessel_runtime::gpus::coarsened_extent(
+                            capacity, b as u64, t as u64, e as u64,
+                        ) as i64
+                    } else {
+                        e
+                    };
+                    unsafe { self.set(op, 0, Val::Int(v)) };
+                }
+            }
+            "memref.dim" => {
+                if let (Ok(Val::Mem(_, shape)), Ok(d)) = (self.get(ops[0]), int(self, 1)) {
+                    if let Some(&n) = shape.get(d as usize) {
+                        unsafe { self.set(op, 0, Val::Int(n)) };
+                    }
+                }
+            }
+            "gpu.alloc" => {
+                let t = unsafe { mlirValueGetType(mlirOperationGetResult(op, 0)) };
+                let mut dynamic = ops.iter();
+                let mut shape = Vec::new();
+                for d in 0..unsafe { mlirShapedTypeGetRank(t) } {
+                    shape.push(if unsafe { mlirShapedTypeIsDynamicDim(t, d as isize) } {
+                        self.int(*dynamic.next().ok_or("gpu.alloc without its sizes")?)?
+                    } else {
+                        unsafe { mlirShapedTypeGetDimSize(t, d as isize) }
+                    });
+                }
+                let elem = unsafe { elem_bytes(mlirShapedTypeGetElementType(t)) };
+                let bytes = shape.iter().map(|&n| n.max(0) as u64).product::<u64>() * elem;
+                self.allocs.push(bytes);
+                let v = Val::Mem(Some(self.allocs.len() - 1), shape);
+                unsafe { self.set(op, 0, v) };
+            }
+            "scf.for" => {
+                let (lb, ub, step) = (int(self, 0)?, int(self, 1)?, int(self, 2)?);
+                if step <= 0 {
+                    return Err("a host loop with a step that is not positive".into());
+                }
+                let body = unsafe { crate::mlir::body(op) };
+                let mut carried: Vec<Val> = ops[3..]
+                    .iter()
+                    .map(|v| self.get(*v).unwrap_or(Val::Int(0)))
+                    .collect();
+                let mut i = lb;
+                while i < ub {
+                    self.vals
+                        .insert(key(unsafe { mlirBlockGetArgument(body, 0) }), Val::Int(i));
+                    for (k, v) in carried.iter().enumerate() {
+                        let a = unsafe { mlirBlockGetArgument(body, k as isize + 1) };
+                        self.vals.insert(key(a), v.clone());
+                    }
+                    match unsafe { self.run_block(body) }? {
+                        Flow::Return => return Ok(Flow::Return),
+                        Flow::Yield(v) => carried = v,
+                        Flow::Next => {}
+                    }
+                    i += step;
+                }
+                for (k, v) in carried.into_iter().enumerate() {
+                    unsafe { self.set(op, k as isize, v) };
+                }
+            }
+            "scf.if" => {
+                let c = int(self, 0)?;
+                let region = unsafe { mlirOperationGetRegion(op, if c != 0 { 0 } else { 1 }) };
+                let block = unsafe { mlirRegionGetFirstBlock(region) };
+                if !block.ptr.is_null() {
+                    match unsafe { self.run_block(block) }? {
+                        Flow::Return => return Ok(Flow::Return),
+                        Flow::Yield(v) => {
+                            for (k, v) in v.into_iter().enumerate() {
+                                unsafe { self.set(op, k as isize, v) };
+                            }
+                        }
+                        Flow::Next => {}
+                    }
+                }
+            }
+            "scf.yield" => {
+                let v: Result<Vec<Val>, String> = ops.iter().map(|v| self.get(*v)).collect();
+                return Ok(Flow::Yield(v.unwrap_or_default()));
+            }
+            "func.return" => return Ok(Flow::Return),
+            "gpu.launch_func" => unsafe { self.launch(op, &ops)? },
+            "gpu.launch" => {
+                return Err("a gpu.launch not outlined (run gpu-kernel-outlining first)".into())
+            }
+            _ => {
+                if unsafe { mlirOperationGetNumRegions(op) } > 0 {
+                    return Err(format!(
+                        "the host operation '{name}' is unknown to the estimate"
+                    ));
+                }
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    unsafe fn launch(&mut self, op: MlirOperation, ops: &[MlirValue]) -> Result<(), String> {
+        let sym = unsafe { mlirOperationGetAttributeByName(op, string_ref("kernel")) };
+        let kernel = unsafe { from_string_ref(mlirSymbolRefAttrGetLeafReference(sym)) };
+        let dim = |h: &Self, i: usize| -> Result<u64, String> {
+            let n = h.int(ops[i])?;
+            u64::try_from(n).map_err(|_| format!("kernel '{kernel}': a launch extent of {n}"))
+        };
+        let grid = [dim(self, 0)?, dim(self, 1)?, dim(self, 2)?];
+        let block = [dim(self, 3)?, dim(self, 4)?, dim(self, 5)?];
+        // The kernel's operands are the last ones (no async tokens before
+        // gpu-async-region, no dynamic shared memory from Tessel's passes); how many
+        // the kernel takes is checked at the simulated launch.
+        let args: Vec<Val> = ops[6..]
+            .iter()
+            .map(|v| self.get(*v))
+            .collect::<Result<_, _>>()?;
+        if let Some(l) = self
+            .launches
+            .iter_mut()
+            .find(|l| l.kernel == kernel && l.grid == grid && l.block == block)
+        {
+            l.count += 1;
+        } else {
+            self.launches.push(HostLaunch {
+                kernel,
+                grid,
+                block,
+                args,
+                count: 1,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Bytes of one element of `t`.
+unsafe fn elem_bytes(t: MlirType) -> u64 {
+    unsafe {
+        if mlirTypeIsAInteger(t) {
+            (mlirIntegerTypeGetWidth(t) as u64).div_ceil(8).max(1)
+        } else if mlirTypeIsAF64(t) || mlirTypeIsAIndex(t) {
+            8
+        } else if mlirTypeIsAF16(t) || mlirTypeIsABF16(t) {
+            2
+        } else {
+            4
+        }
+    }
+}
+
+/// The allocations and launches of one host function's run.
+pub struct Program {
+    allocs: Vec<u64>,
+    launches: Vec<HostLaunch>,
+}
+
+/// The launches of host function `f` with every integer argument `param`.
+unsafe fn host_launches(f: MlirOperation, gpu: &Gpu, param: i64) -> Result<Program, String> {
+    let mut h = Host {
+        gpu,
+        vals: HashMap::new(),
+        allocs: Vec::new(),
+        launches: Vec::new(),
+        steps: 0,
+    };
+    let entry = unsafe { crate::mlir::body(f) };
+    for i in 0..unsafe { mlirBlockGetNumArguments(entry) } {
+        let a = unsafe { mlirBlockGetArgument(entry, i) };
+        let t = unsafe { mlirValueGetType(a) };
+        let v = unsafe {
+            if mlirTypeIsAMemRef(t) {
+                let shape = (0..mlirShapedTypeGetRank(t))
+                    .map(|d| match mlirShapedTypeIsDynamicDim(t, d as isize) {
+                        true => param,
+                        false => mlirShapedTypeGetDimSize(t, d as isize),
+                    })
+                    .collect();
+                Val::Mem(None, shape)
+            } else if mlirTypeIsAInteger(t) || mlirTypeIsAIndex(t) {
+                Val::Int(param)
+            } else {
+                Val::Float(1.0)
+            }
+        };
+        h.vals.insert(key(a), v);
+    }
+    unsafe { h.run_block(entry) }?;
+    Ok(Program {
+        allocs: h.allocs,
+        launches: h.launches,
+    })
+}
+
+/// The host functions of `module` that launch kernels, each with its run on `gpu`
+/// (every integer argument of function `name` set to `param(name)`), for
+/// [`simulate`].
+///
+/// # Safety
+/// `module` is a live module after `gpu-kernel-outlining`, with affine operations
+/// lowered on the host.
+pub unsafe fn programs(
+    module: MlirOperation,
+    gpu: &Gpu,
+    param: &dyn Fn(&str) -> i64,
+) -> Result<Vec<(String, Program)>, String> {
+    let mut out = Vec::new();
+    for f in unsafe { crate::mlir::children(module) } {
+        if unsafe { op_name(f) } != "func.func"
+            || unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0)) }
+                .ptr
+                .is_null()
+        {
+            continue;
+        }
+        let name = unsafe { crate::mlir::function_name(f) };
+        let p = unsafe { host_launches(f, gpu, param(&name)) }
+            .map_err(|e| format!("function '{name}': {e}"))?;
+        if !p.launches.is_empty() {
+            out.push((name, p));
+        }
+    }
+    Ok(out)
+}
+
+/// Runs `host`'s launches on a sampled sim of `gpu` and returns their total estimated
+/// seconds; `kernels`: the module's kernels in sim's form (`simform::compile_module` of
+/// the module after the device preparation).
+pub fn simulate(
+    host: &Program,
+    kernels: &[(String, Vec<Kernel>)],
+    gpu: &'static Gpu,
+    sample: u64,
+) -> Result<f64, String> {
+    let mut sim = tessel_runtime::sim::Sim::sampled(gpu, sample)?;
+    let mut functions: HashMap<&str, (usize, &Kernel)> = HashMap::new();
+    for (_, ks) in kernels {
+        let image = FatBinary {
+            sim: ks.clone(),
+            code: Vec::new(),
+        }
+        .encode();
+        let m = sim.load(&image)?;
+        for k in ks {
+            functions.insert(&k.name, (sim.function(m, &k.name)?, k));
+        }
+    }
+    let mut ptrs = Vec::new();
+    for &bytes in &host.allocs {
+        ptrs.push(sim.alloc(bytes)? as u64);
+    }
+    let mut total = 0.0;
+    let mut seen: HashMap<&str, (f64, u64)> = HashMap::new();
+    for (i, l) in host.launches.iter().enumerate() {
+        let t = if i < MAX_SIMULATED {
+            let (f, k) = *functions
+                .get(l.kernel.as_str())
+                .ok_or_else(|| format!("no kernel '{}' in sim's form", l.kernel))?;
+            let mut words = params(k, &l.args, &ptrs)?;
+            let p: Vec<*mut c_void> = words
+                .iter_mut()
+                .map(|w| w as *mut u64 as *mut c_void)
+                .collect();
+            let launch = sim.launch(f, l.grid, l.block, 0, &p)?;
+            let t = launch.estimated_time_s.unwrap_or(0.0);
+            let e = seen.entry(&l.kernel).or_default();
+            e.0 += t;
+            e.1 += 1;
+            t
+        } else {
+            let (sum, n) = seen
+                .get(l.kernel.as_str())
+                .copied()
+                .ok_or_else(|| format!("kernel '{}' launched in too many shapes", l.kernel))?;
+            sum / n as f64
+        };
+        total += t * l.count as f64;
+    }
+    Ok(total)
+}
+
+/// The launch parameters of kernel `k` (as `gpu-to-llvm` passes them: memrefs as
+/// unpacked descriptors), one word each.
+fn params(k: &Kernel, args: &[Val], ptrs: &[u64]) -> Result<Vec<u64>, String> {
+    if args.len() != k.args.len() {
+        return Err(format!(
+            "kernel '{}' takes {} arguments, the launch gives {}",
+            k.name,
+            k.args.len(),
+            args.len()
+        ));
+    }
+    let mut w = Vec::new();
+    for (a, v) in k.args.iter().zip(args) {
+        match (a, v) {
+            (Arg::Scalar { ty, .. }, Val::Int(i)) => w.push(*i as u64 & ty.mask()),
+            (Arg::Scalar { ty, .. }, Val::Float(f)) => w.push(match ty.bytes() {
+                8 => f.to_bits(),
+                _ => (*f as f32).to_bits() as u64,
+            }),
+            (Arg::MemRef { rank, .. }, Val::Mem(Some(a), shape))
+                if shape.len() == *rank as usize =>
+            {
+                w.extend([ptrs[*a], ptrs[*a], 0]);
+                w.extend(shape.iter().map(|&n| n as u64));
+                let mut strides = vec![1i64; shape.len()];
+                for d in (0..shape.len().saturating_sub(1)).rev() {
+                    strides[d] = strides[d + 1] * shape[d + 1];
+                }
+                w.extend(strides.iter().map(|&s| s as u64));
+            }
+            _ => {
+                return Err(format!(
+                    "kernel '{}': an argument the estimate cannot give ({v:?})",
+                    k.name
+                ))
+            }
+        }
+    }
+    Ok(w)
+}

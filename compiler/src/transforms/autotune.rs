@@ -1,0 +1,601 @@
+//! `tessel-autotune` (Autotune): chooses, for each function with scops, the tile sizes
+//! and whether tiles copy their data to shared memory, by sim's estimate of the
+//! function's kernels (issue 9 item 6, `--autotune=model`; paper 000 sec. 3 searches its
+//! parameter space with a model in the same way).
+//!
+//! Candidates: from the sizes `tessel-tile` picks by its rule (`D`, one per member of
+//! the first band it tiles), the sizes `D`, `D` with its outermost member halved or
+//! doubled, `D` with its innermost member doubled, each with shared memory
+//! (`tessel-promote-shared` as usual) and without (the tiles read global memory and
+//! its caches). Each candidate runs, on a copy of the module in a context of its own,
+//! the rest of the default pipeline ([`crate::registry::DEFAULT_MAPPING`]) and the
+//! device preparation; the host code is interpreted and every launch estimated on a
+//! sampled sim of the GPU ([`crate::estimate`]) with each integer argument of a function
+//! set to the largest static extent of its array arguments (else 256, or the `size`
+//! option). A function takes the candidate of least estimated time; ties keep the
+//! earlier (the rule's). A candidate that fails to compile or estimate is skipped; when
+//! the rule's own fails the function is left to it, with a remark. Tile sizes never
+//! change what a program computes (tiling a permutable band is legal for any size), and
+//! leaving an array in global memory neither, so every candidate is correct.
+//!
+//! The choice is written on the function's scops, where the next passes read it:
+//! `tile_sizes` (`tessel-tile`) and `tessel.shared = false` (`tessel-promote-shared`
+//! leaves the scop alone), with a remark giving the estimates. Decisions are cached in
+//! a text file keyed by the function's IR, the GPU and the parameter value, so a second
+//! build skips the search.
+//!
+//! Precondition: `tessel-schedule` ran. On a terminal, progress goes to stderr.
+//!
+//! ```mlir
+//! tpoly.scop { affine.for %i ... {tpoly.band = 0, tpoly.member = 0, tpoly.permutable} }
+//! // => (gtx690)
+//! tpoly.scop attributes {tessel.shared = false, tile_sizes = array<i64: 16, 32>} { ... }
+//! ```
+
+use crate::mlir::{children, from_string_ref, op_name, string_ref, Session};
+use crate::registry::Options;
+use mlir_sys::*;
+use std::collections::HashMap;
+use std::io::{IsTerminal, Write};
+use tessel_runtime::gpus::{self, Gpu};
+
+/// The parameters one scop gets.
+#[derive(Clone, Debug, PartialEq)]
+struct Choice {
+    /// Tile sizes (`None`: `tessel-tile`'s rule, the scop without `tile_sizes`).
+    sizes: Option<Vec<i64>>,
+    shared: bool,
+}
+
+impl Choice {
+    fn text(&self) -> String {
+        format!(
+            "{}/{}",
+            self.sizes.as_ref().map_or("rule".into(), |s| join(s, ",")),
+            if self.shared { "shared" } else { "global" }
+        )
+    }
+
+    fn parse(t: &str) -> Option<Choice> {
+        let (sizes, mem) = t.split_once('/')?;
+        let sizes = match sizes {
+            "rule" => None,
+            s => Some(
+                s.split(',')
+                    .map(|n| n.parse().ok().filter(|n: &i64| *n > 0))
+                    .collect::<Option<_>>()?,
+            ),
+        };
+        Some(Choice {
+            sizes,
+            shared: match mem {
+                "shared" => true,
+                "global" => false,
+                _ => return None,
+            },
+        })
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "{}, {}",
+            self.sizes
+                .as_ref()
+                .map_or("the rule's tile sizes".into(), |s| format!(
+                    "tile sizes {}",
+                    join(s, "x")
+                )),
+            if self.shared {
+                "shared memory"
+            } else {
+                "no shared memory"
+            }
+        )
+    }
+}
+
+fn join(v: &[i64], sep: &str) -> String {
+    v.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// A function with scops: its name, scops (in order) and cache key.
+struct Function {
+    name: String,
+    scops: Vec<MlirOperation>,
+    param: i64,
+    key: String,
+}
+
+pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
+    let gpu = match options.get("gpu") {
+        g if g.is_empty() => gpus::from_env()?,
+        g => gpus::GPUS
+            .iter()
+            .find(|m| m.name == g.to_lowercase())
+            .ok_or_else(|| {
+                let names: Vec<&str> = gpus::GPUS.iter().map(|g| g.name).collect();
+                format!(
+                    "'tessel-autotune' option gpu={g}: not a modelled GPU (one of: {})",
+                    names.join(", ")
+                )
+            })?,
+    };
+    let size = match options.get("size").as_str() {
+        "auto" => None,
+        s => Some(s.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| {
+            format!("'tessel-autotune' option size={s}: expected auto or a positive integer")
+        })?),
+    };
+    let sample = match options.get("sample").parse::<u64>() {
+        Ok(n) if n > 0 => n,
+        _ => {
+            return Err(format!(
+                "'tessel-autotune' option sample={}: expected a positive integer",
+                options.get("sample")
+            ))
+        }
+    };
+    let cache = Cache::open(&options.get("cache"));
+    // SAFETY: the pass manager gives a live operation that this pass alone changes.
+    let funcs = unsafe { functions(op, gpu, size, sample) };
+    if funcs.is_empty() {
+        return Ok(());
+    }
+    let mut todo = Vec::new();
+    for f in &funcs {
+        match cache.get(&f.key, f.scops.len()) {
+            Some((choices, note)) => unsafe { apply(f, &choices, &format!("{note} (cached)")) },
+            None => todo.push(f),
+        }
+    }
+    if todo.is_empty() {
+        return Ok(());
+    }
+    let text = unsafe { print_op(op) };
+    let all_scops: Vec<MlirOperation> = funcs.iter().flat_map(|f| f.scops.clone()).collect();
+    let defaults = rule_sizes(&text, all_scops.len())?;
+    let candidates = candidates(&defaults);
+    let params: HashMap<String, i64> = funcs.iter().map(|f| (f.name.clone(), f.param)).collect();
+    let times = evaluate_all(&text, &candidates, gpu, &params, sample);
+    let mut cache = cache;
+    let mut first = 0;
+    for f in &funcs {
+        let range = first..first + f.scops.len();
+        first = range.end;
+        if !todo.iter().any(|t| t.name == f.name) {
+            continue;
+        }
+        let time = |c: usize| times[c].as_ref().ok().and_then(|t| t.get(&f.name).copied());
+        let Some(base) = time(0) else {
+            let why = match &times[0] {
+                Err(e) => e.clone(),
+                Ok(_) => "no launch of it was estimated".into(),
+            };
+            unsafe { remark(f.scops[0], &format!("autotune: left to the rule: {why}")) };
+            continue;
+        };
+        let best = (0..candidates.len())
+            .filter_map(|c| time(c).map(|t| (c, t)))
+            .fold((0, base), |b, (c, t)| if t < b.1 { (c, t) } else { b });
+        let choices = candidates[best.0][range].to_vec();
+        let tried = (0..candidates.len()).filter(|c| time(*c).is_some()).count();
+        let note = format!(
+            "autotune (model, {}, parameters {}): {}: {:.1} us estimated (the rule's sizes with shared memory: {:.1} us; {tried} candidates)",
+            gpu.name,
+            f.param,
+            choices[0].describe(),
+            best.1 * 1e6,
+            base * 1e6,
+        );
+        unsafe { apply(f, &choices, &note) };
+        cache.put(&f.key, &choices, &note);
+    }
+    cache.save();
+    Ok(())
+}
+
+/// The functions of `module` with scops, in order.
+unsafe fn functions(
+    module: MlirOperation,
+    gpu: &Gpu,
+    size: Option<i64>,
+    sample: u64,
+) -> Vec<Function> {
+    let mut out = Vec::new();
+    for f in unsafe { all_ops(module) } {
+        if unsafe { op_name(f) } != "func.func" {
+            continue;
+        }
+        let scops: Vec<MlirOperation> = unsafe { all_ops(f) }
+            .into_iter()
+            .filter(|o| unsafe { op_name(*o) } == "tpoly.scop")
+            .collect();
+        if scops.is_empty() {
+            continue;
+        }
+        let param =
+            size.unwrap_or_else(|| unsafe { largest_extent(f) }.map_or(256, |n| n.min(1024)));
+        let text = unsafe { print_op(f) };
+        let key = format!(
+            "{:016x}",
+            fnv(&format!(
+                "tessel-autotune 3 {} {}\n{}\n{param} {sample}\n{text}",
+                env!("CARGO_PKG_VERSION"),
+                crate::registry::DEFAULT_MAPPING,
+                gpu.name
+            ))
+        );
+        out.push(Function {
+            name: unsafe { crate::mlir::function_name(f) },
+            scops,
+            param,
+            key,
+        });
+    }
+    out
+}
+
+/// Every operation under `op`, in pre-order.
+unsafe fn all_ops(op: MlirOperation) -> Vec<MlirOperation> {
+    let mut out = Vec::new();
+    for c in unsafe { children(op) } {
+        out.push(c);
+        out.extend(unsafe { all_ops(c) });
+    }
+    out
+}
+
+/// The largest static extent of `f`'s memref arguments.
+unsafe fn largest_extent(f: MlirOperation) -> Option<i64> {
+    let entry = unsafe { crate::mlir::body(f) };
+    (0..unsafe { mlirBlockGetNumArguments(entry) })
+        .flat_map(|i| unsafe {
+            let t = mlirValueGetType(mlirBlockGetArgument(entry, i));
+            let dims = if mlirTypeIsAMemRef(t) {
+                mlirShapedTypeGetRank(t)
+            } else {
+                0
+            };
+            (0..dims)
+                .filter(|d| !mlirShapedTypeIsDynamicDim(t, *d as isize))
+                .map(|d| mlirShapedTypeGetDimSize(t, d as isize))
+                .collect::<Vec<_>>()
+        })
+        .max()
+}
+
+unsafe fn print_op(op: MlirOperation) -> String {
+    let mut out = String::new();
+    unsafe extern "C" fn sink(s: MlirStringRef, data: *mut std::ffi::c_void) {
+        // SAFETY: `data` is the String below; MLIR gives valid UTF-8 pieces.
+        unsafe { (*(data as *mut String)).push_str(&from_string_ref(s)) };
+    }
+    unsafe {
+        mlirOperationPrint(
+            op,
+            Some(sink),
+            &mut out as *mut String as *mut std::ffi::c_void,
+        )
+    };
+    out
+}
+
+fn fnv(s: &str) -> u64 {
+    s.bytes().fold(0xcbf29ce484222325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100000001b3)
+    })
+}
+
+unsafe fn remark(op: MlirOperation, text: &str) {
+    unsafe { tessel_dialects::tesselEmitRemark(mlirOperationGetLocation(op), string_ref(text)) };
+}
+
+/// Writes `choices` on `f`'s scops.
+unsafe fn apply(f: &Function, choices: &[Choice], note: &str) {
+    unsafe { set_choices(&f.scops, choices) };
+    unsafe { remark(f.scops[0], note) };
+}
+
+unsafe fn set_choices(scops: &[MlirOperation], choices: &[Choice]) {
+    for (s, c) in scops.iter().zip(choices) {
+        unsafe {
+            let ctx = mlirOperationGetContext(*s);
+            match &c.sizes {
+                Some(v) => {
+                    let a = mlirDenseI64ArrayGet(ctx, v.len() as isize, v.as_ptr());
+                    mlirOperationSetAttributeByName(*s, string_ref("tile_sizes"), a);
+                }
+                None => {
+                    mlirOperationRemoveAttributeByName(*s, string_ref("tile_sizes"));
+                }
+            }
+            if c.shared {
+                mlirOperationRemoveAttributeByName(*s, string_ref("tessel.shared"));
+            } else {
+                mlirOperationSetAttributeByName(
+                    *s,
+                    string_ref("tessel.shared"),
+                    mlirBoolAttrGet(ctx, 0),
+                );
+            }
+        }
+    }
+}
+
+/// The scops of module `text`, in order.
+unsafe fn scops_of(m: MlirOperation) -> Vec<MlirOperation> {
+    unsafe { all_ops(m) }
+        .into_iter()
+        .filter(|o| unsafe { op_name(*o) } == "tpoly.scop")
+        .collect()
+}
+
+/// The sizes `tessel-tile`'s rule records on each of the `n` scops of module `text`
+/// (those of the first band it tiles; `None` where it tiles none). The candidates'
+/// sizes apply to every band of a scop, where the rule may have chosen differently for
+/// each, but the rule itself is the first candidate.
+fn rule_sizes(text: &str, n: usize) -> Result<Vec<Option<Vec<i64>>>, String> {
+    let s = Session::new();
+    let mut m = s.parse(text, "autotune").map_err(diags)?;
+    s.run_pipeline(&mut m, "builtin.module(tessel-tile)")
+        .map_err(diags)?;
+    let scops = unsafe { scops_of(m.as_operation().to_raw()) };
+    if scops.len() != n {
+        return Err(format!(
+            "internal: {} scops after tiling, {n} before",
+            scops.len()
+        ));
+    }
+    Ok(scops
+        .iter()
+        .map(|s| unsafe {
+            let a = mlirOperationGetAttributeByName(*s, string_ref("tile_sizes"));
+            (!a.ptr.is_null() && mlirAttributeIsADenseI64Array(a)).then(|| {
+                (0..mlirDenseArrayGetNumElements(a))
+                    .map(|k| mlirDenseI64ArrayGetElement(a, k))
+                    .collect()
+            })
+        })
+        .collect())
+}
+
+fn diags(d: Vec<crate::mlir::MlirDiag>) -> String {
+    d.into_iter()
+        .find(|d| d.severity == crate::mlir::Severity::Error)
+        .map(|d| d.message)
+        .unwrap_or_else(|| "the pipeline failed".into())
+}
+
+/// The candidates: for each, one choice per scop (see the module docs); the first is
+/// the rule's.
+fn candidates(defaults: &[Option<Vec<i64>>]) -> Vec<Vec<Choice>> {
+    let variants: [fn(&[i64]) -> Option<Vec<i64>>; 4] = [
+        |_| None,
+        |d| scaled(d, 0, 1, 2),
+        |d| scaled(d, 0, 2, 1),
+        |d| scaled(d, d.len().saturating_sub(1), 2, 1),
+    ];
+    let mut out: Vec<Vec<Choice>> = Vec::new();
+    for shared in [true, false] {
+        for v in variants {
+            let c: Vec<Choice> = defaults
+                .iter()
+                .map(|d| Choice {
+                    sizes: d.as_deref().and_then(v).filter(|s| Some(s) != d.as_ref()),
+                    shared,
+                })
+                .collect();
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// `d` with member `k` multiplied by `num / den` (kept within 1..=1024).
+fn scaled(d: &[i64], k: usize, num: i64, den: i64) -> Option<Vec<i64>> {
+    let mut v = d.to_vec();
+    let x = v.get_mut(k)?;
+    *x = (*x * num / den).clamp(1, 1024);
+    Some(v)
+}
+
+/// Each function's estimated seconds under each candidate (`[c][function]`), the
+/// candidates evaluated on all cores (each in an MLIR context and a sim of its own),
+/// with a progress line on a terminal.
+fn evaluate_all(
+    text: &str,
+    candidates: &[Vec<Choice>],
+    gpu: &'static Gpu,
+    params: &HashMap<String, i64>,
+    sample: u64,
+) -> Vec<Result<HashMap<String, f64>, String>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<HashMap<String, f64>, String>>>> =
+        Mutex::new(vec![None; candidates.len()]);
+    let progress = std::io::stderr().is_terminal();
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(candidates.len());
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(c) = candidates.get(i) else { break };
+                let r = evaluate(text, c, gpu, params, sample);
+                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
+                let d = done.fetch_add(1, Ordering::SeqCst) + 1;
+                if progress {
+                    eprint!(
+                        "\rtessel-autotune ({}): {d}/{} candidates estimated",
+                        gpu.name,
+                        candidates.len()
+                    );
+                    let _ = std::io::stderr().flush();
+                }
+            });
+        }
+    });
+    if progress {
+        eprint!("\r{:60}\r", "");
+    }
+    results
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err("not evaluated".into())))
+        .collect()
+}
+
+/// Each function's estimated seconds under candidate `c`.
+fn evaluate(
+    text: &str,
+    c: &[Choice],
+    gpu: &'static Gpu,
+    params: &HashMap<String, i64>,
+    sample: u64,
+) -> Result<HashMap<String, f64>, String> {
+    let s = Session::new();
+    let mut m = s.parse(text, "autotune").map_err(diags)?;
+    unsafe { set_choices(&scops_of(m.as_operation().to_raw()), c) };
+    let pipeline = format!(
+        "builtin.module({}, {}, lower-affine)",
+        crate::registry::DEFAULT_MAPPING,
+        crate::registry::DEVICE_OUTLINE
+    );
+    s.run_pipeline(&mut m, &pipeline).map_err(diags)?;
+    let param = |f: &str| params.get(f).copied().unwrap_or(256);
+    let programs = unsafe { crate::estimate::programs(m.as_operation().to_raw(), gpu, &param) }?;
+    s.run_pipeline(
+        &mut m,
+        &format!("builtin.module({})", crate::registry::DEVICE_LOWER),
+    )
+    .map_err(diags)?;
+    let kernels = unsafe { crate::simform::compile_module(m.as_operation().to_raw()) }?;
+    programs
+        .iter()
+        .map(|(f, p)| {
+            Ok((
+                f.clone(),
+                crate::estimate::simulate(p, &kernels, gpu, sample)?,
+            ))
+        })
+        .collect()
+}
+
+/// The decisions file: one line per function, `KEY<TAB>choice;choice...<TAB>note`.
+struct Cache {
+    path: Option<std::path::PathBuf>,
+    entries: Vec<(String, String, String)>,
+    changed: bool,
+}
+
+impl Cache {
+    fn open(option: &str) -> Cache {
+        let path = match option {
+            "none" => None,
+            "" => std::env::var_os("TESSEL_AUTOTUNE_CACHE")
+                .map(std::path::PathBuf::from)
+                .or_else(|| {
+                    std::env::var_os("XDG_CACHE_HOME")
+                        .map(std::path::PathBuf::from)
+                        .or_else(|| {
+                            std::env::var_os("HOME")
+                                .map(|h| std::path::PathBuf::from(h).join(".cache"))
+                        })
+                        .map(|d| d.join("tessel").join("autotune.txt"))
+                }),
+            p => Some(p.into()),
+        };
+        let entries = path
+            .as_ref()
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .map(|t| {
+                t.lines()
+                    .filter_map(|l| {
+                        let mut f = l.splitn(3, '\t');
+                        Some((f.next()?.into(), f.next()?.into(), f.next()?.into()))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Cache {
+            path,
+            entries,
+            changed: false,
+        }
+    }
+
+    fn get(&self, key: &str, scops: usize) -> Option<(Vec<Choice>, String)> {
+        let (_, c, note) = self.entries.iter().rev().find(|e| e.0 == key)?;
+        let choices: Vec<Choice> = c.split(';').map(Choice::parse).collect::<Option<_>>()?;
+        (choices.len() == scops).then(|| (choices, note.clone()))
+    }
+
+    fn put(&mut self, key: &str, choices: &[Choice], note: &str) {
+        let c: Vec<String> = choices.iter().map(Choice::text).collect();
+        self.entries.retain(|e| e.0 != key);
+        self.entries
+            .push((key.into(), c.join(";"), note.replace(['\t', '\n'], " ")));
+        self.changed = true;
+    }
+
+    /// Writes the file (a failure only loses the cache).
+    fn save(&self) {
+        let Some(p) = self.path.as_ref().filter(|_| self.changed) else {
+            return;
+        };
+        let mut text = String::new();
+        for (k, c, n) in &self.entries {
+            text.push_str(&format!("{k}\t{c}\t{n}\n"));
+        }
+        if let Some(d) = p.parent() {
+            let _ = std::fs::create_dir_all(d);
+        }
+        // Written whole and renamed, so that a concurrent build reads an old or a new
+        // file, never half of one.
+        let tmp = p.with_extension(format!("tmp{}", std::process::id()));
+        if std::fs::write(&tmp, text).is_ok() {
+            let _ = std::fs::rename(&tmp, p);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn candidates_vary_the_rule_sizes_and_shared_memory() {
+        let c = candidates(&[Some(vec![32, 32])]);
+        let texts: Vec<String> = c.iter().map(|c| c[0].text()).collect();
+        assert_eq!(
+            texts,
+            [
+                "rule/shared",
+                "16,32/shared",
+                "64,32/shared",
+                "32,64/shared",
+                "rule/global",
+                "16,32/global",
+                "64,32/global",
+                "32,64/global"
+            ]
+        );
+        // One member: outermost and innermost are the same.
+        assert_eq!(candidates(&[Some(vec![256])]).len(), 6);
+        // No band tiled, or several: the rule's sizes only.
+        assert_eq!(candidates(&[None, Some(vec![8])]).len(), 6);
+        assert_eq!(candidates(&[None]).len(), 2);
+        assert_eq!(Choice::parse("16,32/global"), Some(c[5][0].clone()));
+        assert_eq!(Choice::parse("rule/shared").map(|c| c.sizes), Some(None));
+        assert_eq!(Choice::parse("0/shared"), None);
+    }
+}

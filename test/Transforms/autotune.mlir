@@ -1,0 +1,79 @@
+// RUN: tessel-opt %s --split-input-file --tessel-schedule '--tessel-autotune=gpu=gtx690 cache=none sample=64' 2>/dev/null | FileCheck %s
+// RUN: rm -f %t.cache
+// RUN: tessel-opt %s --split-input-file --tessel-schedule '--tessel-autotune=gpu=gtx690 cache=%t.cache sample=64' 2>&1 >/dev/null | FileCheck %s --check-prefix=DIAG
+// RUN: FileCheck %s --input-file=%t.cache --check-prefix=CACHE
+// RUN: tessel-opt %s --split-input-file --tessel-schedule '--tessel-autotune=gpu=gtx690 cache=%t.cache sample=64' 2>&1 >/dev/null | FileCheck %s --check-prefix=CACHED
+// RUN: not tessel-opt %s --tessel-autotune=gpu=gtx9000 2>&1 | FileCheck %s --check-prefix=BADGPU
+// RUN: not tessel-opt %s --tessel-autotune=size=0 2>&1 | FileCheck %s --check-prefix=BADSIZE
+// RUN: not tessel-opt %s --tessel-autotune=sample=many 2>&1 | FileCheck %s --check-prefix=BADSAMPLE
+// BADGPU: error: 'tessel-autotune' option gpu=gtx9000: not a modelled GPU (one of: h100, a100,
+// BADSIZE: error: 'tessel-autotune' option size=0: expected auto or a positive integer
+// BADSAMPLE: error: 'tessel-autotune' option sample=many: expected a positive integer
+
+// A 5-point stencil of one band: 8 candidates (the rule's 32x32 tiles, 16x32, 64x32 and
+// 32x64, each with and without shared memory), estimated with n = 64 (the arrays'
+// extent). A 62x62 grid is four tiles, whose copies cost more than the reuse they save
+// (the kernel is too small to be bound by memory): the tiles read global memory.
+// DIAG: remark: autotune (model, gtx690, parameters 64): the rule's tile sizes, no shared memory: {{[0-9.]+}} us estimated (the rule's sizes with shared memory: {{[0-9.]+}} us; 8 candidates)
+// CHECK-LABEL: func.func @stencil(
+// CHECK: tpoly.scop attributes {tessel.shared = false} {
+// CACHE: {{^[0-9a-f]+}}	rule/global	autotune (model, gtx690, parameters 64)
+// CACHED: remark: autotune (model, gtx690, parameters 64): the rule's tile sizes, no shared memory: {{.*}} (cached)
+func.func @stencil(%n: index, %A: memref<64x64xf32>, %B: memref<64x64xf32>) {
+  tpoly.scop {
+    affine.for %i = 1 to affine_map<()[s0] -> (s0 - 1)>()[%n] {
+      affine.for %j = 1 to affine_map<()[s0] -> (s0 - 1)>()[%n] {
+        %c = affine.load %A[%i, %j] : memref<64x64xf32>
+        %u = affine.load %A[%i - 1, %j] : memref<64x64xf32>
+        %d = affine.load %A[%i + 1, %j] : memref<64x64xf32>
+        %l = affine.load %A[%i, %j - 1] : memref<64x64xf32>
+        %r = affine.load %A[%i, %j + 1] : memref<64x64xf32>
+        %s0 = arith.addf %c, %u : f32
+        %s1 = arith.addf %s0, %d : f32
+        %s2 = arith.addf %s1, %l : f32
+        %s3 = arith.addf %s2, %r : f32
+        affine.store %s3, %B[%i, %j] : memref<64x64xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// Two statements scheduled apart, two bands, each within one tile of the rule's 32x32:
+// candidates from those sizes too (tiles of 16x32 make two blocks of each band).
+// DIAG: remark: autotune (model, gtx690, parameters 32): {{.*}} (the rule's sizes with shared memory: {{[0-9.]+}} us; 8 candidates)
+// CHECK-LABEL: func.func @two_bands(
+// CHECK-NEXT: tpoly.scop {
+// CACHED: remark: autotune (model, gtx690, parameters 32): {{.*}} (cached)
+func.func @two_bands(%A: memref<32x32xf32>, %B: memref<32x32xf32>) {
+  tpoly.scop {
+    affine.for %i = 0 to 32 {
+      affine.for %j = 0 to 32 {
+        %a = affine.load %A[%j, %i] : memref<32x32xf32>
+        affine.store %a, %B[%i, %j] : memref<32x32xf32>
+      }
+    }
+    affine.for %i = 0 to 32 {
+      affine.for %j = 1 to 31 {
+        %a = affine.load %B[%i, %j - 1] : memref<32x32xf32>
+        %b = affine.load %B[%i, %j + 1] : memref<32x32xf32>
+        %c = arith.addf %a, %b : f32
+        affine.store %c, %A[%i, %j] : memref<32x32xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A function without scops is left alone, without a remark.
+// DIAG-NOT: remark
+// CHECK-LABEL: func.func @host(
+func.func @host(%A: memref<8xf32>, %x: f32) {
+  %c0 = arith.constant 0 : index
+  memref.store %x, %A[%c0] : memref<8xf32>
+  return
+}
