@@ -5,19 +5,25 @@ frontend, the passes of the default pipeline, the NVVM lowering and PTX), the be
 (`cargo build --release -p tessel-tools --bin tesselc`); the issue's target is a median
 of at most 0.45 s per kernel on the development machine.
 
-usage: compile-time.py [--tesselc PATH] [--repeat N] [--pipeline NAME] [KERNEL_DIR] [-- CFLAGS]
+With --autotune=model (issue 9's targets: at most 5 s per kernel with tuning, within 10%
+of a build without it once the decisions are cached), each kernel is also built with
+`tesselc --autotune=model` once with an empty decision cache (cold) and then --repeat
+times with the cache it left (warm); TESSEL_GPU picks the model tuned for.
+
+usage: compile-time.py [--tesselc PATH] [--repeat N] [--pipeline NAME] [--autotune=model] [KERNEL_DIR] [-- CFLAGS]
 """
 import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 
 def main():
     args = sys.argv[1:]
     tesselc = os.path.join(os.path.dirname(__file__), "..", "target", "release", "tesselc")
-    repeat, pipeline, cflags = 3, "default", []
+    repeat, pipeline, cflags, autotune = 3, "default", [], None
     if "--" in args:
         cflags = args[args.index("--") + 1:]
         args = args[:args.index("--")]
@@ -29,31 +35,49 @@ def main():
             repeat = int(args.pop(0))
         elif flag == "--pipeline":
             pipeline = args.pop(0)
+        elif flag.startswith("--autotune="):
+            autotune = flag.split("=", 1)[1]
         else:
             sys.exit(f"compile-time.py: unknown flag {flag}\n{__doc__}")
     kdir = args[0] if args else os.path.join(os.path.dirname(__file__), "..", "test", "kernels")
     if not os.path.exists(tesselc):
         sys.exit(f"compile-time.py: no {tesselc}; build a release tesselc first")
-    times = {}
+    times, tuned = {}, {}
     for f in sorted(os.listdir(kdir)):
         if not f.endswith(".c"):
             continue
-        best = None
-        for _ in range(repeat):
+
+        def build(flags, env=None):
             start = time.perf_counter()
-            p = subprocess.run([tesselc, os.path.join(kdir, f), "-I", kdir, *cflags,
+            p = subprocess.run([tesselc, os.path.join(kdir, f), "-I", kdir, *cflags, *flags,
                                 f"--pipeline={pipeline}", "--emit=ptx", "-o", os.devnull],
-                               capture_output=True, text=True)
+                               capture_output=True, text=True, env=env)
             took = time.perf_counter() - start
             if p.returncode != 0:
                 sys.exit(f"compile-time.py: {f} failed:\n{p.stderr[-2000:]}")
-            best = took if best is None else min(best, took)
-        times[f] = best
-        print(f"{f:24s} {best:7.3f} s", flush=True)
+            return took
+
+        times[f] = min(build([]) for _ in range(repeat))
+        if autotune is None:
+            print(f"{f:24s} {times[f]:7.3f} s", flush=True)
+            continue
+        with tempfile.TemporaryDirectory() as d:
+            env = dict(os.environ, TESSEL_AUTOTUNE_CACHE=os.path.join(d, "cache"))
+            flags = [f"--autotune={autotune}"]
+            cold = build(flags, env)
+            warm = min(build(flags, env) for _ in range(repeat))
+        tuned[f] = (cold, warm)
+        print(f"{f:24s} {times[f]:7.3f} s  tuned: cold {cold:7.3f} s, warm {warm:7.3f} s "
+              f"({warm / times[f]:.2f}x)", flush=True)
     vals = sorted(times.values())
     print(f"{len(vals)} kernels: median {statistics.median(vals):.3f} s, "
           f"mean {statistics.mean(vals):.3f} s, max {vals[-1]:.3f} s ({max(times, key=times.get)})")
-
+    if tuned:
+        colds = {f: c for f, (c, _) in tuned.items()}
+        ratios = sorted(w / times[f] for f, (_, w) in tuned.items())
+        print(f"--autotune={autotune}: cold median {statistics.median(colds.values()):.3f} s, "
+              f"max {max(colds.values()):.3f} s ({max(colds, key=colds.get)}); warm over untuned: "
+              f"median {statistics.median(ratios):.2f}x, max {ratios[-1]:.2f}x")
 
 if __name__ == "__main__":
     main()
