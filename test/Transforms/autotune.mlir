@@ -10,14 +10,15 @@
 // BADSIZE: error: 'tessel-autotune' option size=0: expected auto or a positive integer
 // BADSAMPLE: error: 'tessel-autotune' option sample=many: expected a positive integer
 
-// A 5-point stencil of one band: 8 candidates (the rule's 32x32 tiles, 16x32, 64x32 and
-// 32x64, each with and without shared memory), estimated with n = 64 (the arrays'
+// A 5-point stencil of one band: 11 candidates (the rule's 32x32 tiles, 16x32, 64x32 and
+// 32x64, each with and without shared memory; the rule's with 1, 2 and 4 points per
+// thread instead of the count chosen at launch), estimated with n = 64 (the arrays'
 // extent). A 62x62 grid is four tiles, whose copies cost more than the reuse they save
 // (the kernel is too small to be bound by memory): the tiles read global memory.
-// DIAG: remark: autotune (model, gtx690, parameters 64): the rule's tile sizes, no shared memory: {{[0-9.]+}} us estimated (the rule's sizes with shared memory: {{[0-9.]+}} us; 8 candidates)
+// DIAG: remark: autotune (model, gtx690, parameters 64): the rule's tile sizes, no shared memory: {{[0-9.]+}} us estimated (the rule's sizes with shared memory: {{[0-9.]+}} us; 11 candidates)
 // CHECK-LABEL: func.func @stencil(
 // CHECK: tpoly.scop attributes {tessel.shared = false} {
-// CACHE: {{^[0-9a-f]+}}	rule/global	autotune (model, gtx690, parameters 64)
+// CACHE: {{^[0-9a-f]+}}	rule/global/auto	autotune (model, gtx690, parameters 64)
 // CACHED: remark: autotune (model, gtx690, parameters 64): the rule's tile sizes, no shared memory: {{.*}} (cached)
 func.func @stencil(%n: index, %A: memref<64x64xf32>, %B: memref<64x64xf32>) {
   tpoly.scop {
@@ -43,7 +44,7 @@ func.func @stencil(%n: index, %A: memref<64x64xf32>, %B: memref<64x64xf32>) {
 
 // Two statements scheduled apart, two bands, each within one tile of the rule's 32x32:
 // candidates from those sizes too (tiles of 16x32 make two blocks of each band).
-// DIAG: remark: autotune (model, gtx690, parameters 32): {{.*}} (the rule's sizes with shared memory: {{[0-9.]+}} us; 8 candidates)
+// DIAG: remark: autotune (model, gtx690, parameters 32): {{.*}} (the rule's sizes with shared memory: {{[0-9.]+}} us; 11 candidates)
 // CHECK-LABEL: func.func @two_bands(
 // CHECK-NEXT: tpoly.scop {
 // CACHED: remark: autotune (model, gtx690, parameters 32): {{.*}} (cached)
@@ -75,5 +76,23 @@ func.func @two_bands(%A: memref<32x32xf32>, %B: memref<32x32xf32>) {
 func.func @host(%A: memref<8xf32>, %x: f32) {
   %c0 = arith.constant 0 : index
   memref.store %x, %A[%c0] : memref<8xf32>
+  return
+}
+
+// -----
+
+// A chosen number of points per thread reaches tessel-map-to-gpu: 4 points of each
+// thread along the block's outer dimension (y), the launch's block fixed at 32x8.
+// RUN: tessel-opt %s --split-input-file --tessel-schedule --tessel-tile --tessel-map-to-gpu 2>/dev/null | FileCheck %s --check-prefix=COARSEN
+// COARSEN-LABEL: func.func @coarsened(
+// COARSEN: gpu.launch blocks({{.*}}) threads({{.*}}) in (%{{.*}} = %c32{{.*}}, %{{.*}} = %c8{{.*}}, %{{.*}} = %c1{{.*}})
+func.func @coarsened(%A: memref<64x64xf32>, %x: f32) {
+  tpoly.scop attributes {tessel.coarsen = 4 : i64} {
+    affine.for %i = 0 to 64 {
+      affine.for %j = 0 to 64 {
+        affine.store %x, %A[%i, %j] : memref<64x64xf32>
+      }
+    }
+  }
   return
 }

@@ -45,19 +45,27 @@ struct Choice {
     /// Tile sizes (`None`: `tessel-tile`'s rule, the scop without `tile_sizes`).
     sizes: Option<Vec<i64>>,
     shared: bool,
+    /// Points per thread along the outermost thread dimension (`tessel-map-to-gpu`'s
+    /// `coarsen`); `None`: chosen at launch.
+    coarsen: Option<i64>,
 }
 
 impl Choice {
     fn text(&self) -> String {
         format!(
-            "{}/{}",
+            "{}/{}/{}",
             self.sizes.as_ref().map_or("rule".into(), |s| join(s, ",")),
-            if self.shared { "shared" } else { "global" }
+            if self.shared { "shared" } else { "global" },
+            self.coarsen.map_or("auto".into(), |f| f.to_string())
         )
     }
 
     fn parse(t: &str) -> Option<Choice> {
-        let (sizes, mem) = t.split_once('/')?;
+        let mut f = t.split('/');
+        let (sizes, mem, coarsen) = (f.next()?, f.next()?, f.next()?);
+        if f.next().is_some() {
+            return None;
+        }
         let sizes = match sizes {
             "rule" => None,
             s => Some(
@@ -72,6 +80,10 @@ impl Choice {
                 "shared" => true,
                 "global" => false,
                 _ => return None,
+            },
+            coarsen: match coarsen {
+                "auto" => None,
+                n => Some(n.parse().ok().filter(|n: &i64| *n > 0)?),
             },
         })
     }
@@ -222,7 +234,7 @@ unsafe fn functions(
         let key = format!(
             "{:016x}",
             fnv(&format!(
-                "tessel-autotune 3 {} {}\n{}\n{param} {sample}\n{text}",
+                "tessel-autotune 4 {} {}\n{}\n{param} {sample}\n{text}",
                 env!("CARGO_PKG_VERSION"),
                 crate::registry::DEFAULT_MAPPING,
                 gpu.name
@@ -321,6 +333,16 @@ unsafe fn set_choices(scops: &[MlirOperation], choices: &[Choice]) {
                     mlirBoolAttrGet(ctx, 0),
                 );
             }
+            match c.coarsen {
+                Some(f) => mlirOperationSetAttributeByName(
+                    *s,
+                    string_ref("tessel.coarsen"),
+                    mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), f),
+                ),
+                None => {
+                    mlirOperationRemoveAttributeByName(*s, string_ref("tessel.coarsen"));
+                }
+            }
         }
     }
 }
@@ -379,18 +401,42 @@ fn candidates(defaults: &[Option<Vec<i64>>]) -> Vec<Vec<Choice>> {
         |d| scaled(d, d.len().saturating_sub(1), 2, 1),
     ];
     let mut out: Vec<Vec<Choice>> = Vec::new();
+    let mut push = |c: Vec<Choice>| {
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    };
     for shared in [true, false] {
         for v in variants {
-            let c: Vec<Choice> = defaults
-                .iter()
-                .map(|d| Choice {
-                    sizes: d.as_deref().and_then(v).filter(|s| Some(s) != d.as_ref()),
-                    shared,
-                })
-                .collect();
-            if !out.contains(&c) {
-                out.push(c);
-            }
+            push(
+                defaults
+                    .iter()
+                    .map(|d| Choice {
+                        sizes: d.as_deref().and_then(v).filter(|s| Some(s) != d.as_ref()),
+                        shared,
+                        coarsen: None,
+                    })
+                    .collect(),
+            );
+        }
+    }
+    // The rule's tiles with a fixed number of points per thread, where a band is tiled
+    // in two or three dimensions (coarsening applies to those).
+    for f in [1, 2, 4] {
+        if defaults
+            .iter()
+            .any(|d| d.as_ref().is_some_and(|d| d.len() >= 2))
+        {
+            push(
+                defaults
+                    .iter()
+                    .map(|_| Choice {
+                        sizes: None,
+                        shared: true,
+                        coarsen: Some(f),
+                    })
+                    .collect(),
+            );
         }
     }
     out
@@ -579,23 +625,34 @@ mod tests {
         assert_eq!(
             texts,
             [
-                "rule/shared",
-                "16,32/shared",
-                "64,32/shared",
-                "32,64/shared",
-                "rule/global",
-                "16,32/global",
-                "64,32/global",
-                "32,64/global"
+                "rule/shared/auto",
+                "16,32/shared/auto",
+                "64,32/shared/auto",
+                "32,64/shared/auto",
+                "rule/global/auto",
+                "16,32/global/auto",
+                "64,32/global/auto",
+                "32,64/global/auto",
+                "rule/shared/1",
+                "rule/shared/2",
+                "rule/shared/4",
             ]
         );
-        // One member: outermost and innermost are the same.
+        // One member: outermost and innermost are the same; no coarsening.
         assert_eq!(candidates(&[Some(vec![256])]).len(), 6);
-        // No band tiled, or several: the rule's sizes only.
         assert_eq!(candidates(&[None, Some(vec![8])]).len(), 6);
+        // No band tiled: the rule's sizes only.
         assert_eq!(candidates(&[None]).len(), 2);
-        assert_eq!(Choice::parse("16,32/global"), Some(c[5][0].clone()));
-        assert_eq!(Choice::parse("rule/shared").map(|c| c.sizes), Some(None));
-        assert_eq!(Choice::parse("0/shared"), None);
+        assert_eq!(Choice::parse("16,32/global/auto"), Some(c[5][0].clone()));
+        assert_eq!(
+            Choice::parse("rule/shared/2").map(|c| c.coarsen),
+            Some(Some(2))
+        );
+        assert_eq!(
+            Choice::parse("rule/shared/auto").map(|c| c.sizes),
+            Some(None)
+        );
+        assert_eq!(Choice::parse("0/shared/auto"), None);
+        assert_eq!(Choice::parse("rule/shared"), None);
     }
 }

@@ -25,7 +25,8 @@
 //!    quarter of it, the smallest whose grid still fills the device with resident
 //!    threads ([`tessel_runtime::gpus::coarsened_extent`]); the point loop then steps
 //!    by that value (a big grid on a small GPU shares each block's setup among more
-//!    points, a small one keeps a thread per point). `tessel-bound-blocks` bounds such
+//!    points, a small one keeps a thread per point); a scop's `tessel.coarsen = N`
+//!    (`tessel-autotune`'s choice; 0 for auto) overrides the option. `tessel-bound-blocks` bounds such
 //!    kernels' registers by the largest block. Loops and conditions that hold a
 //!    parallel loop deeper stay on the host (PPCG sec. 6.3: outer sequential loops on the
 //!    host, several kernels per scop). A local scalar (a zero-dimensional buffer at the
@@ -139,7 +140,14 @@ unsafe fn map_in(op: MlirOperation, names: &mut Names) -> Result<(), String> {
     let mut mapped = false;
     for c in found {
         let loc = unsafe { mlirOperationGetLocation(c) };
-        match unsafe { map_scop(c, names) } {
+        // `tessel-autotune`'s choice for this scop overrides the option.
+        let option = names.coarsen;
+        if let Some(f) = unsafe { crate::mlir::int_attr(c, "tessel.coarsen") } {
+            names.coarsen = (f > 0).then_some(f);
+        }
+        let result = unsafe { map_scop(c, names) };
+        names.coarsen = option;
+        match result {
             Ok(()) => mapped = true,
             // Shared memory exists only on the device: such a scop cannot stay.
             Err(why) if unsafe { holds_shared(c) } => {
