@@ -84,6 +84,7 @@ func.func @host(%A: memref<8xf32>, %x: f32) {
 // A chosen number of points per thread reaches tessel-map-to-gpu: 4 points of each
 // thread along the block's outer dimension (y), the launch's block fixed at 32x8.
 // RUN: tessel-opt %s --split-input-file --tessel-schedule --tessel-tile --tessel-map-to-gpu 2>/dev/null | FileCheck %s --check-prefix=COARSEN
+// DIAG: remark: autotune (model, gtx690, parameters 64)
 // COARSEN-LABEL: func.func @coarsened(
 // COARSEN: gpu.launch blocks({{.*}}) threads({{.*}}) in (%{{.*}} = %c32{{.*}}, %{{.*}} = %c8{{.*}}, %{{.*}} = %c1{{.*}})
 func.func @coarsened(%A: memref<64x64xf32>, %x: f32) {
