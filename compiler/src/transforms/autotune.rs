@@ -7,7 +7,10 @@
 //! the first band it tiles), the sizes `D`, `D` with its outermost member halved or
 //! doubled, `D` with its innermost member doubled, each with shared memory
 //! (`tessel-promote-shared` as usual) and without (the tiles read global memory and
-//! its caches). Each candidate runs, on a copy of the module in a context of its own,
+//! its caches); the untiled mapping (`tessel.tile = false`: a thread per iteration, as
+//! `pipeline=naive`, so that tuning never keeps what the model finds slower than
+//! it); and for bands of two or three dimensions the rule's sizes with 1, 2 or 4
+//! points per thread (`tessel.coarsen`) instead of the count chosen at launch. Each candidate runs, on a copy of the module in a context of its own,
 //! the rest of the default pipeline ([`crate::registry::DEFAULT_MAPPING`]) and the
 //! device preparation; the host code is interpreted and every launch estimated on a
 //! sampled sim of the GPU ([`crate::estimate`]) with each integer argument of a function
@@ -19,8 +22,9 @@
 //! leaving an array in global memory neither, so every candidate is correct.
 //!
 //! The choice is written on the function's scops, where the next passes read it:
-//! `tile_sizes` (`tessel-tile`) and `tessel.shared = false` (`tessel-promote-shared`
-//! leaves the scop alone), with a remark giving the estimates. Decisions are cached in
+//! `tile_sizes` or `tessel.tile = false` (`tessel-tile`), `tessel.shared = false`
+//! (`tessel-promote-shared` leaves the scop alone) and `tessel.coarsen`
+//! (`tessel-map-to-gpu`), with a remark giving the estimates. Decisions are cached in
 //! a text file keyed by the function's IR, the GPU and the parameter value, so a second
 //! build skips the search.
 //!
@@ -42,7 +46,8 @@ use tessel_runtime::gpus::{self, Gpu};
 /// The parameters one scop gets.
 #[derive(Clone, Debug, PartialEq)]
 struct Choice {
-    /// Tile sizes (`None`: `tessel-tile`'s rule, the scop without `tile_sizes`).
+    /// Tile sizes (`None`: `tessel-tile`'s rule, the scop without `tile_sizes`; empty:
+    /// not tiled, `tessel.tile = false`).
     sizes: Option<Vec<i64>>,
     shared: bool,
     /// Points per thread along the outermost thread dimension (`tessel-map-to-gpu`'s
@@ -54,7 +59,11 @@ impl Choice {
     fn text(&self) -> String {
         format!(
             "{}/{}/{}",
-            self.sizes.as_ref().map_or("rule".into(), |s| join(s, ",")),
+            match &self.sizes {
+                None => "rule".into(),
+                Some(s) if s.is_empty() => "untiled".into(),
+                Some(s) => join(s, ","),
+            },
             if self.shared { "shared" } else { "global" },
             self.coarsen.map_or("auto".into(), |f| f.to_string())
         )
@@ -68,6 +77,7 @@ impl Choice {
         }
         let sizes = match sizes {
             "rule" => None,
+            "untiled" => Some(Vec::new()),
             s => Some(
                 s.split(',')
                     .map(|n| n.parse().ok().filter(|n: &i64| *n > 0))
@@ -89,20 +99,20 @@ impl Choice {
     }
 
     fn describe(&self) -> String {
-        format!(
-            "{}, {}",
-            self.sizes
-                .as_ref()
-                .map_or("the rule's tile sizes".into(), |s| format!(
-                    "tile sizes {}",
-                    join(s, "x")
-                )),
-            if self.shared {
-                "shared memory"
-            } else {
-                "no shared memory"
-            }
-        )
+        let sizes = match &self.sizes {
+            None => "the rule's tile sizes".to_string(),
+            Some(s) if s.is_empty() => "not tiled".to_string(),
+            Some(s) => format!("tile sizes {}", join(s, "x")),
+        };
+        let memory = match self.shared {
+            true => "shared memory",
+            false => "no shared memory",
+        };
+        let points = self
+            .coarsen
+            .map(|f| format!(", {f} points per thread"))
+            .unwrap_or_default();
+        format!("{sizes}, {memory}{points}")
     }
 }
 
@@ -234,7 +244,7 @@ unsafe fn functions(
         let key = format!(
             "{:016x}",
             fnv(&format!(
-                "tessel-autotune 4 {} {}\n{}\n{param} {sample}\n{text}",
+                "tessel-autotune 5 {} {}\n{}\n{param} {sample}\n{text}",
                 env!("CARGO_PKG_VERSION"),
                 crate::registry::DEFAULT_MAPPING,
                 gpu.name
@@ -315,14 +325,19 @@ unsafe fn set_choices(scops: &[MlirOperation], choices: &[Choice]) {
     for (s, c) in scops.iter().zip(choices) {
         unsafe {
             let ctx = mlirOperationGetContext(*s);
+            mlirOperationRemoveAttributeByName(*s, string_ref("tile_sizes"));
+            mlirOperationRemoveAttributeByName(*s, string_ref("tessel.tile"));
             match &c.sizes {
+                Some(v) if v.is_empty() => mlirOperationSetAttributeByName(
+                    *s,
+                    string_ref("tessel.tile"),
+                    mlirBoolAttrGet(ctx, 0),
+                ),
                 Some(v) => {
                     let a = mlirDenseI64ArrayGet(ctx, v.len() as isize, v.as_ptr());
                     mlirOperationSetAttributeByName(*s, string_ref("tile_sizes"), a);
                 }
-                None => {
-                    mlirOperationRemoveAttributeByName(*s, string_ref("tile_sizes"));
-                }
+                None => {}
             }
             if c.shared {
                 mlirOperationRemoveAttributeByName(*s, string_ref("tessel.shared"));
@@ -419,6 +434,20 @@ fn candidates(defaults: &[Option<Vec<i64>>]) -> Vec<Vec<Choice>> {
                     .collect(),
             );
         }
+    }
+    // The untiled mapping (a thread per iteration of the parallel loops, as
+    // `pipeline=naive`), where a band is tiled.
+    if defaults.iter().any(|d| d.is_some()) {
+        push(
+            defaults
+                .iter()
+                .map(|_| Choice {
+                    sizes: Some(Vec::new()),
+                    shared: false,
+                    coarsen: None,
+                })
+                .collect(),
+        );
     }
     // The rule's tiles with a fixed number of points per thread, where a band is tiled
     // in two or three dimensions (coarsening applies to those).
@@ -633,14 +662,15 @@ mod tests {
                 "16,32/global/auto",
                 "64,32/global/auto",
                 "32,64/global/auto",
+                "untiled/global/auto",
                 "rule/shared/1",
                 "rule/shared/2",
                 "rule/shared/4",
             ]
         );
         // One member: outermost and innermost are the same; no coarsening.
-        assert_eq!(candidates(&[Some(vec![256])]).len(), 6);
-        assert_eq!(candidates(&[None, Some(vec![8])]).len(), 6);
+        assert_eq!(candidates(&[Some(vec![256])]).len(), 7);
+        assert_eq!(candidates(&[None, Some(vec![8])]).len(), 7);
         // No band tiled: the rule's sizes only.
         assert_eq!(candidates(&[None]).len(), 2);
         assert_eq!(Choice::parse("16,32/global/auto"), Some(c[5][0].clone()));
@@ -652,6 +682,7 @@ mod tests {
             Choice::parse("rule/shared/auto").map(|c| c.sizes),
             Some(None)
         );
+        assert_eq!(Choice::parse("untiled/global/auto"), Some(c[8][0].clone()));
         assert_eq!(Choice::parse("0/shared/auto"), None);
         assert_eq!(Choice::parse("rule/shared"), None);
     }

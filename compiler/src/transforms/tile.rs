@@ -16,7 +16,8 @@
 //! thread, 32 beside two mapped members (a 32x32x32 tile of a matrix product: its
 //! shared boxes stay within 8 KiB of f64 each), else 8; in a band without a coincident
 //! member, 32 for each of one or two members and 8 for deeper bands. The sizes of the
-//! first band tiled are recorded as the scop's `tile_sizes`.
+//! first band tiled are recorded as the scop's `tile_sizes`. A scop with
+//! `tessel.tile = false` (`tessel-autotune`'s choice) is left untiled.
 //!
 //! Tiling a permutable band is legal by definition (every dependence is carried forward
 //! by each member: PPCG sec. 6, Pluto), so no dependence is computed here. The new loops
@@ -71,6 +72,11 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
 
 unsafe fn visit(op: MlirOperation, sizes: &[i64]) {
     if unsafe { op_name(op) } == "tpoly.scop" {
+        // `tessel-autotune` chose the untiled mapping for this scop.
+        let a = unsafe { mlirOperationGetAttributeByName(op, string_ref("tessel.tile")) };
+        if !a.ptr.is_null() && unsafe { mlirAttributeIsABool(a) && !mlirBoolAttrGetValue(a) } {
+            return;
+        }
         let sizes = match sizes.is_empty() {
             true => unsafe { scop_sizes(op) },
             false => sizes.to_vec(),

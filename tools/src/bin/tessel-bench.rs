@@ -80,8 +80,9 @@ struct Args {
     /// the optimizations added one by one, as paper 000 Fig. 7: naive, tiled, +shared
     /// (tessel-promote-shared), +padding (tessel-pad-banks), +registers
     /// (tessel-promote-registers), +coarsening (the block's outer thread extent chosen at
-    /// launch), +ILP (tessel-ilp-unroll: the default pipeline), and each one's speedup
-    /// over naive.
+    /// launch), +ILP (tessel-ilp-unroll: the default pipeline), with --autotune
+    /// +autotune (the default pipeline tuned for --gpu), and each one's speedup over
+    /// naive.
     #[arg(long, conflicts_with_all = ["baseline", "passes", "pipeline", "json", "per_program"])]
     breakdown: bool,
     /// With --breakdown, also draw the speedups as a bar chart in this SVG file.
@@ -116,11 +117,27 @@ const STAGES: [(&str, &str); 7] = [
     ("+ILP", "tessel-optimize{pipeline=default}"),
 ];
 
-/// `--breakdown`: builds and runs every program with each of [`STAGES`], prints a row
+/// [`STAGES`], and with `--autotune` one more: the default pipeline tuned.
+fn stages(args: &Args) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = STAGES
+        .iter()
+        .map(|(n, p)| (n.to_string(), p.to_string()))
+        .collect();
+    if args.autotune != "none" {
+        v.push((
+            "+autotune".into(),
+            tuned("tessel-optimize{pipeline=default}", args),
+        ));
+    }
+    v
+}
+
+/// `--breakdown`: builds and runs every program with each of [`stages`], prints a row
 /// per program (estimated time of each stage, then each stage's speedup over naive) and
 /// the geomeans, and draws the speedups into `svg` when given. The number of programs
 /// that failed.
 fn breakdown(args: &Args, dir: &std::path::Path, svg: Option<&str>) -> usize {
+    let stages = stages(args);
     let mut rows: Vec<(String, Vec<Option<f64>>)> = Vec::new();
     let mut failures = 0;
     for prog in &args.programs {
@@ -129,7 +146,7 @@ fn breakdown(args: &Args, dir: &std::path::Path, svg: Option<&str>) -> usize {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         let mut times = Vec::new();
-        for (stage, passes) in STAGES {
+        for (stage, passes) in &stages {
             let tag = stage.trim_start_matches('+');
             match measure(args, prog, tag, passes, dir) {
                 Ok(l) if !l.is_empty() => times.push(Some(
@@ -151,10 +168,10 @@ fn breakdown(args: &Args, dir: &std::path::Path, svg: Option<&str>) -> usize {
         rows.push((name, times));
     }
     let mut head = format!("{:<14}", "program");
-    for (stage, _) in STAGES {
+    for (stage, _) in &stages {
         head += &format!(" {:>14}", format!("{stage} (us)"));
     }
-    for (stage, _) in &STAGES[1..] {
+    for (stage, _) in &stages[1..] {
         head += &format!(" {:>9}", format!("{stage} x"));
     }
     println!("{head}");
@@ -167,13 +184,13 @@ fn breakdown(args: &Args, dir: &std::path::Path, svg: Option<&str>) -> usize {
         for v in t {
             line += &format!(" {:>14}", fmt(v.map(|v| v * 1e6), 2));
         }
-        for k in 1..STAGES.len() {
+        for k in 1..stages.len() {
             line += &format!(" {:>9}", fmt(speedup(t, k), 2));
         }
         println!("{line}");
     }
     let mut means = Vec::new();
-    for (k, (stage, _)) in STAGES.iter().enumerate().skip(1) {
+    for (k, (stage, _)) in stages.iter().enumerate().skip(1) {
         let s: Vec<f64> = rows.iter().filter_map(|(_, t)| speedup(t, k)).collect();
         let g =
             (!s.is_empty()).then(|| (s.iter().map(|x| x.ln()).sum::<f64>() / s.len() as f64).exp());
@@ -191,12 +208,12 @@ fn breakdown(args: &Args, dir: &std::path::Path, svg: Option<&str>) -> usize {
             .map(|(n, t)| {
                 (
                     n.clone(),
-                    (1..STAGES.len()).map(|k| speedup(t, k)).collect(),
+                    (1..stages.len()).map(|k| speedup(t, k)).collect(),
                 )
             })
             .chain(std::iter::once(("geomean".to_string(), means)))
             .collect();
-        if let Err(e) = std::fs::write(path, chart(&bars)) {
+        if let Err(e) = std::fs::write(path, chart(&bars, &stages)) {
             eprintln!("error: cannot write {path}: {e}");
             failures += 1;
         }
@@ -206,11 +223,11 @@ fn breakdown(args: &Args, dir: &std::path::Path, svg: Option<&str>) -> usize {
 
 /// A grouped bar chart in SVG: for each program, one bar per stage after naive (its
 /// speedup over naive), a line at 1x, a legend.
-fn chart(bars: &[(String, Vec<Option<f64>>)]) -> String {
-    const COLORS: [&str; 6] = [
-        "#c6dbef", "#6baed6", "#2171b5", "#08519c", "#08306b", "#e6550d",
+fn chart(bars: &[(String, Vec<Option<f64>>)], stages: &[(String, String)]) -> String {
+    const COLORS: [&str; 7] = [
+        "#c6dbef", "#6baed6", "#2171b5", "#08519c", "#08306b", "#e6550d", "#31a354",
     ];
-    let group = 22.0 * STAGES.len() as f64;
+    let group = 22.0 * stages.len() as f64;
     let (left, top, height) = (60.0, 30.0, 240.0);
     let width = left + group * bars.len() as f64 + 20.0;
     let max = bars
@@ -244,17 +261,17 @@ fn chart(bars: &[(String, Vec<Option<f64>>)]) -> String {
                     y(*v),
                     top + height - y(*v),
                     COLORS[k % COLORS.len()],
-                    STAGES[k + 1].0
+                    stages[k + 1].0
                 );
             }
         }
         s += &format!(
             "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{name}</text>\n",
-            x0 + 11.0 * (STAGES.len() - 1) as f64,
+            x0 + 11.0 * (stages.len() - 1) as f64,
             top + height + 16.0
         );
     }
-    for (k, (stage, _)) in STAGES.iter().enumerate().skip(1) {
+    for (k, (stage, _)) in stages.iter().enumerate().skip(1) {
         let x = left + 110.0 * (k - 1) as f64;
         s += &format!(
             "<rect x=\"{x}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{}\" y=\"{}\">{stage}</text>\n",
