@@ -25,9 +25,11 @@ use tessel_runtime::api::Device;
 use tessel_runtime::bytecode::{Arg, FatBinary, Kernel};
 use tessel_runtime::gpus::Gpu;
 
-/// Distinct launches simulated per function; a kernel launched with more shapes than
-/// this takes the mean time of its simulated ones.
-const MAX_SIMULATED: usize = 24;
+/// Distinct launches of one kernel simulated; a kernel launched in more ways (a host
+/// loop whose counter its bounds depend on: LU's `k`) has this many simulated, evenly
+/// spaced in the order the host makes them (the first and the last among them), and
+/// each other launch takes the time interpolated between its simulated neighbours.
+const SIMULATED_PER_KERNEL: usize = 12;
 /// Host operations interpreted per function before giving up.
 const MAX_STEPS: u64 = 20_000_000;
 
@@ -331,7 +333,7 @@ impl Host<'_> {
         if let Some(l) = self
             .launches
             .iter_mut()
-            .find(|l| l.kernel == kernel && l.grid == grid && l.block == block)
+            .find(|l| l.kernel == kernel && l.grid == grid && l.block == block && l.args == args)
         {
             l.count += 1;
         } else {
@@ -462,32 +464,52 @@ pub fn simulate(
     for &bytes in &host.allocs {
         ptrs.push(sim.alloc(bytes)? as u64);
     }
+    // The distinct launches of each kernel, in the order the host makes them.
+    let mut by_kernel: Vec<(&str, Vec<&HostLaunch>)> = Vec::new();
+    for l in &host.launches {
+        match by_kernel.iter_mut().find(|(k, _)| *k == l.kernel) {
+            Some((_, v)) => v.push(l),
+            None => by_kernel.push((&l.kernel, vec![l])),
+        }
+    }
     let mut total = 0.0;
-    let mut seen: HashMap<&str, (f64, u64)> = HashMap::new();
-    for (i, l) in host.launches.iter().enumerate() {
-        let t = if i < MAX_SIMULATED {
-            let (f, k) = *functions
-                .get(l.kernel.as_str())
-                .ok_or_else(|| format!("no kernel '{}' in sim's form", l.kernel))?;
+    for (kernel, launches) in by_kernel {
+        let (f, k) = *functions
+            .get(kernel)
+            .ok_or_else(|| format!("no kernel '{kernel}' in sim's form"))?;
+        let n = launches.len();
+        let picked: Vec<usize> = match n <= SIMULATED_PER_KERNEL {
+            true => (0..n).collect(),
+            false => {
+                let m = SIMULATED_PER_KERNEL;
+                let mut v: Vec<usize> = (0..m).map(|i| i * (n - 1) / (m - 1)).collect();
+                v.dedup();
+                v
+            }
+        };
+        let mut times = Vec::with_capacity(picked.len());
+        for &i in &picked {
+            let l = launches[i];
             let mut words = params(k, &l.args, &ptrs)?;
             let p: Vec<*mut c_void> = words
                 .iter_mut()
                 .map(|w| w as *mut u64 as *mut c_void)
                 .collect();
             let launch = sim.launch(f, l.grid, l.block, 0, &p)?;
-            let t = launch.estimated_time_s.unwrap_or(0.0);
-            let e = seen.entry(&l.kernel).or_default();
-            e.0 += t;
-            e.1 += 1;
-            t
-        } else {
-            let (sum, n) = seen
-                .get(l.kernel.as_str())
-                .copied()
-                .ok_or_else(|| format!("kernel '{}' launched in too many shapes", l.kernel))?;
-            sum / n as f64
-        };
-        total += t * l.count as f64;
+            times.push(launch.estimated_time_s.unwrap_or(0.0));
+        }
+        for (i, l) in launches.iter().enumerate() {
+            // The simulated launches at or around position `i`.
+            let after = picked.partition_point(|&p| p < i).min(picked.len() - 1);
+            let t = if picked[after] == i || after == 0 {
+                times[after]
+            } else {
+                let (a, b) = (picked[after - 1], picked[after]);
+                let w = (i - a) as f64 / (b - a) as f64;
+                times[after - 1] * (1.0 - w) + times[after] * w
+            };
+            total += t * l.count as f64;
+        }
     }
     Ok(total)
 }

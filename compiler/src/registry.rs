@@ -306,7 +306,7 @@ pub const PASSES: &[PassInfo] = &[
         summary: "Choose each function's tile sizes and whether its tiles copy data to shared memory by sim's model: every candidate runs the rest of the default pipeline and the function's launches are estimated on a sampled sim (paper 000 sec. 3's model-driven search, issue 9 item 6); the choice is written on the scops (tile_sizes, tessel.shared) and cached by function and GPU",
         options: &[
             PassOption { name: "gpu", default: "", help: "GPU model to tune for (default: TESSEL_GPU, else h100)" },
-            PassOption { name: "size", default: "auto", help: "value of every integer parameter of a function during the estimate (auto: the largest static extent of its array arguments, at most 1024, else 256)" },
+            PassOption { name: "size", default: "auto", help: "value of every integer parameter of a function during the estimate (auto: the smallest static extent of at least 32 among its array arguments, at most 1024, else 256)" },
             PassOption { name: "sample", default: "512", help: "blocks of each launch simulated at least (whole waves; their counters scaled to the grid)" },
             PassOption { name: "cache", default: "", help: "file of cached decisions (default: TESSEL_AUTOTUNE_CACHE, else $XDG_CACHE_HOME/tessel/autotune.txt or ~/.cache/tessel/autotune.txt); none: no cache" },
         ],

@@ -14,8 +14,8 @@
 //! the rest of the default pipeline ([`crate::registry::DEFAULT_MAPPING`]) and the
 //! device preparation; the host code is interpreted and every launch estimated on a
 //! sampled sim of the GPU ([`crate::estimate`]) with each integer argument of a function
-//! set to the largest static extent of its array arguments (else 256, or the `size`
-//! option). A function takes the candidate of least estimated time; ties keep the
+//! set to one value ([`parameter_value`]: the smallest static extent of its array
+//! arguments of at least 32, at most 1024; or the `size` option). A function takes the candidate of least estimated time; ties keep the
 //! earlier (the rule's). A candidate that fails to compile or estimate is skipped; when
 //! the rule's own fails the function is left to it, with a remark. Tile sizes never
 //! change what a program computes (tiling a permutable band is legal for any size), and
@@ -238,13 +238,12 @@ unsafe fn functions(
         if scops.is_empty() {
             continue;
         }
-        let param =
-            size.unwrap_or_else(|| unsafe { largest_extent(f) }.map_or(256, |n| n.min(1024)));
+        let param = size.unwrap_or_else(|| unsafe { parameter_value(f) });
         let text = unsafe { print_op(f) };
         let key = format!(
             "{:016x}",
             fnv(&format!(
-                "tessel-autotune 5 {} {}\n{}\n{param} {sample}\n{text}",
+                "tessel-autotune 6 {} {}\n{}\n{param} {sample}\n{text}",
                 env!("CARGO_PKG_VERSION"),
                 crate::registry::DEFAULT_MAPPING,
                 gpu.name
@@ -270,10 +269,14 @@ unsafe fn all_ops(op: MlirOperation) -> Vec<MlirOperation> {
     out
 }
 
-/// The largest static extent of `f`'s memref arguments.
-unsafe fn largest_extent(f: MlirOperation) -> Option<i64> {
+/// The value every integer argument of `f` takes in the estimate: the smallest static
+/// extent of at least 32 among its memref arguments (each parameter of a scop usually
+/// bounds a dimension of some array, so loops stay within all of them; tiny arrays,
+/// such as a stencil's weights, do not count), else the largest, at most 1024; 256
+/// without static extents.
+unsafe fn parameter_value(f: MlirOperation) -> i64 {
     let entry = unsafe { crate::mlir::body(f) };
-    (0..unsafe { mlirBlockGetNumArguments(entry) })
+    let extents: Vec<i64> = (0..unsafe { mlirBlockGetNumArguments(entry) })
         .flat_map(|i| unsafe {
             let t = mlirValueGetType(mlirBlockGetArgument(entry, i));
             let dims = if mlirTypeIsAMemRef(t) {
@@ -286,7 +289,15 @@ unsafe fn largest_extent(f: MlirOperation) -> Option<i64> {
                 .map(|d| mlirShapedTypeGetDimSize(t, d as isize))
                 .collect::<Vec<_>>()
         })
-        .max()
+        .collect();
+    let value = extents
+        .iter()
+        .filter(|&&n| n >= 32)
+        .min()
+        .or(extents.iter().max())
+        .copied()
+        .unwrap_or(256);
+    value.min(1024)
 }
 
 unsafe fn print_op(op: MlirOperation) -> String {
