@@ -439,14 +439,14 @@ pub unsafe fn programs(
 }
 
 /// Runs `host`'s launches on a sampled sim of `gpu` and returns their total estimated
-/// seconds; `kernels`: the module's kernels in sim's form (`simform::compile_module` of
-/// the module after the device preparation).
+/// seconds and the thread instructions simulated; `kernels`: the module's kernels in
+/// sim's form (`simform::compile_module` of the module after the device preparation).
 pub fn simulate(
     host: &Program,
     kernels: &[(String, Vec<Kernel>)],
     gpu: &'static Gpu,
     sample: u64,
-) -> Result<f64, String> {
+) -> Result<(f64, u64), String> {
     let mut sim = tessel_runtime::sim::Sim::sampled(gpu, sample)?;
     let mut functions: HashMap<&str, (usize, &Kernel)> = HashMap::new();
     for (_, ks) in kernels {
@@ -511,7 +511,7 @@ pub fn simulate(
             total += t * l.count as f64;
         }
     }
-    Ok(total)
+    Ok((total, sim.executed()))
 }
 
 /// The launch parameters of kernel `k` (as `gpu-to-llvm` passes them: memrefs as

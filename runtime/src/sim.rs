@@ -139,6 +139,8 @@ pub struct Sim {
     /// At most this many blocks of each launch run, their counters scaled to the whole
     /// grid ([`Sim::sampled`]); `None`: every block.
     sample: Option<u64>,
+    /// Thread instructions run so far (before any scaling of a sampled launch).
+    executed: u64,
 }
 
 impl Sim {
@@ -156,7 +158,14 @@ impl Sim {
             epoch: 0,
             threads: parallel::asked()?,
             sample: None,
+            executed: 0,
         })
+    }
+
+    /// Thread instructions this sim has run, over all launches (a sampled launch's
+    /// blocks run only): what simulating cost, the same on every machine.
+    pub fn executed(&self) -> u64 {
+        self.executed
     }
 
     /// A sim of `gpu` that runs, of each launch, only the blocks of its first waves (at
@@ -2061,6 +2070,7 @@ impl Device for Sim {
             run = self.run_blocks(&plan, 1);
         }
         let (mut counters, mut caches) = run.map_err(|e| e.unwrap_or_default())?;
+        self.executed += counters.instructions;
         let ran = self.blocks_run(&plan);
         if ran < plan.blocks() {
             counters.scale(plan.blocks() as f64 / ran as f64);

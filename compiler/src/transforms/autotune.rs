@@ -3,23 +3,28 @@
 //! function's kernels (issue 9 item 6, `--autotune=model`; paper 000 sec. 3 searches its
 //! parameter space with a model in the same way).
 //!
-//! Candidates: from the sizes `tessel-tile` picks by its rule (`D`, one per member of
-//! the first band it tiles), the sizes `D`, `D` with its outermost member halved or
-//! doubled, `D` with its innermost member doubled, each with shared memory
-//! (`tessel-promote-shared` as usual) and without (the tiles read global memory and
-//! its caches); the untiled mapping (`tessel.tile = false`: a thread per iteration, as
-//! `pipeline=naive`, so that tuning never keeps what the model finds slower than
-//! it); and for bands of two or three dimensions the rule's sizes with 1, 2 or 4
-//! points per thread (`tessel.coarsen`) instead of the count chosen at launch. Each candidate runs, on a copy of the module in a context of its own,
-//! the rest of the default pipeline ([`crate::registry::DEFAULT_MAPPING`]) and the
-//! device preparation; the host code is interpreted and every launch estimated on a
-//! sampled sim of the GPU ([`crate::estimate`]) with each integer argument of a function
-//! set to one value ([`parameter_value`]: the smallest static extent of its array
-//! arguments of at least 32, at most 1024; or the `size` option). A function takes the candidate of least estimated time; ties keep the
-//! earlier (the rule's). A candidate that fails to compile or estimate is skipped; when
-//! the rule's own fails the function is left to it, with a remark. Tile sizes never
-//! change what a program computes (tiling a permutable band is legal for any size), and
-//! leaving an array in global memory neither, so every candidate is correct.
+//! Candidates, in order, from the sizes `tessel-tile` picks by its rule (`D`, those of
+//! the first band it tiles): the rule's sizes with shared memory (`tessel-promote-shared`
+//! as usual) and without (the tiles read global memory and its caches); the untiled
+//! mapping (`tessel.tile = false`: a thread per iteration, as `pipeline=naive`, so that
+//! tuning never keeps what the model finds slower than it); for bands of two or three
+//! dimensions the rule's sizes with 2, 4 or 1 points per thread (`tessel.coarsen`)
+//! instead of the count chosen at launch; `D` with its outermost member halved or
+//! doubled and with its innermost member doubled, with shared memory, then without.
+//!
+//! Each candidate runs, on a copy of the module in a context of its own (the candidates
+//! on all cores), the rest of the default pipeline
+//! ([`crate::registry::DEFAULT_MAPPING`]) and the device preparation; the host code is
+//! interpreted and every launch estimated on a sampled sim of the GPU
+//! ([`crate::estimate`]) with each integer argument of a function set to one value
+//! ([`parameter_value`], or the `size` option). The rule's candidate runs first, and
+//! only as many others follow as its cost in simulated instructions fits in
+//! [`BUDGET`]. A function takes the candidate of least estimated time; ties keep the
+//! earlier. A candidate that fails to compile or estimate is skipped; when the rule's
+//! own fails the function is left to it, with a remark. Tile sizes never change what a
+//! program computes (tiling a permutable band is legal for any size), nor do leaving
+//! an array in global memory, not tiling, or a thread's number of points, so every
+//! candidate is correct.
 //!
 //! The choice is written on the function's scops, where the next passes read it:
 //! `tile_sizes` or `tessel.tile = false` (`tessel-tile`), `tessel.shared = false`
@@ -42,6 +47,12 @@ use mlir_sys::*;
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use tessel_runtime::gpus::{self, Gpu};
+
+/// Thread instructions sim may run for all the candidates of a module together (about
+/// 5 s on two cores): the rule's candidate runs first, and only as many candidates as
+/// its cost fits in this budget follow, in [`candidates`]' order. Counted in
+/// instructions, not seconds, so that the choice is the same on every machine.
+const BUDGET: u64 = 1_000_000_000;
 
 /// The parameters one scop gets.
 #[derive(Clone, Debug, PartialEq)]
@@ -181,7 +192,21 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
     let defaults = rule_sizes(&text, all_scops.len())?;
     let candidates = candidates(&defaults);
     let params: HashMap<String, i64> = funcs.iter().map(|f| (f.name.clone(), f.param)).collect();
-    let times = evaluate_all(&text, &candidates, gpu, &params, sample);
+    // The rule's candidate first: what it cost to simulate bounds how many others are.
+    let rule = evaluate(&text, &candidates[0], gpu, &params, sample);
+    let cost = rule.as_ref().map_or(0, |e| e.executed).max(1);
+    let within = ((BUDGET / cost) as usize).clamp(1, candidates.len());
+    let mut times = vec![rule];
+    times.extend(evaluate_all(
+        &text,
+        &candidates[1..within],
+        gpu,
+        &params,
+        sample,
+    ));
+    let times: Vec<Result<HashMap<String, f64>, String>> =
+        times.into_iter().map(|r| r.map(|e| e.times)).collect();
+    let skipped = candidates.len() - within;
     let mut cache = cache;
     let mut first = 0;
     for f in &funcs {
@@ -199,13 +224,17 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
             unsafe { remark(f.scops[0], &format!("autotune: left to the rule: {why}")) };
             continue;
         };
-        let best = (0..candidates.len())
+        let best = (0..times.len())
             .filter_map(|c| time(c).map(|t| (c, t)))
             .fold((0, base), |b, (c, t)| if t < b.1 { (c, t) } else { b });
         let choices = candidates[best.0][range].to_vec();
-        let tried = (0..candidates.len()).filter(|c| time(*c).is_some()).count();
+        let tried = (0..times.len()).filter(|c| time(*c).is_some()).count();
+        let budget = match skipped {
+            0 => String::new(),
+            n => format!(", {n} left out by the estimate's budget"),
+        };
         let note = format!(
-            "autotune (model, {}, parameters {}): {}: {:.1} us estimated (the rule's sizes with shared memory: {:.1} us; {tried} candidates)",
+            "autotune (model, {}, parameters {}): {}: {:.1} us estimated (the rule's sizes with shared memory: {:.1} us; {tried} candidates{budget})",
             gpu.name,
             f.param,
             choices[0].describe(),
@@ -243,7 +272,7 @@ unsafe fn functions(
         let key = format!(
             "{:016x}",
             fnv(&format!(
-                "tessel-autotune 6 {} {}\n{}\n{param} {sample}\n{text}",
+                "tessel-autotune 7 {} {}\n{}\n{param} {sample}\n{text}",
                 env!("CARGO_PKG_VERSION"),
                 crate::registry::DEFAULT_MAPPING,
                 gpu.name
@@ -420,63 +449,52 @@ fn diags(d: Vec<crate::mlir::MlirDiag>) -> String {
 /// The candidates: for each, one choice per scop (see the module docs); the first is
 /// the rule's.
 fn candidates(defaults: &[Option<Vec<i64>>]) -> Vec<Vec<Choice>> {
-    let variants: [fn(&[i64]) -> Option<Vec<i64>>; 4] = [
-        |_| None,
-        |d| scaled(d, 0, 1, 2),
-        |d| scaled(d, 0, 2, 1),
-        |d| scaled(d, d.len().saturating_sub(1), 2, 1),
-    ];
     let mut out: Vec<Vec<Choice>> = Vec::new();
     let mut push = |c: Vec<Choice>| {
         if !out.contains(&c) {
             out.push(c);
         }
     };
-    for shared in [true, false] {
-        for v in variants {
-            push(
-                defaults
-                    .iter()
-                    .map(|d| Choice {
-                        sizes: d.as_deref().and_then(v).filter(|s| Some(s) != d.as_ref()),
-                        shared,
-                        coarsen: None,
-                    })
-                    .collect(),
-            );
-        }
-    }
+    let each = |f: &dyn Fn(&Option<Vec<i64>>) -> Choice| defaults.iter().map(f).collect();
+    let rule = |shared, coarsen| Choice {
+        sizes: None,
+        shared,
+        coarsen,
+    };
+    push(each(&|_| rule(true, None)));
+    push(each(&|_| rule(false, None)));
+    let tiled = defaults.iter().any(|d| d.is_some());
     // The untiled mapping (a thread per iteration of the parallel loops, as
-    // `pipeline=naive`), where a band is tiled.
-    if defaults.iter().any(|d| d.is_some()) {
-        push(
-            defaults
-                .iter()
-                .map(|_| Choice {
-                    sizes: Some(Vec::new()),
-                    shared: false,
-                    coarsen: None,
-                })
-                .collect(),
-        );
+    // `pipeline=naive`).
+    if tiled {
+        push(each(&|_| Choice {
+            sizes: Some(Vec::new()),
+            shared: false,
+            coarsen: None,
+        }));
     }
     // The rule's tiles with a fixed number of points per thread, where a band is tiled
     // in two or three dimensions (coarsening applies to those).
-    for f in [1, 2, 4] {
-        if defaults
-            .iter()
-            .any(|d| d.as_ref().is_some_and(|d| d.len() >= 2))
-        {
-            push(
-                defaults
-                    .iter()
-                    .map(|_| Choice {
-                        sizes: None,
-                        shared: true,
-                        coarsen: Some(f),
-                    })
-                    .collect(),
-            );
+    if defaults
+        .iter()
+        .any(|d| d.as_ref().is_some_and(|d| d.len() >= 2))
+    {
+        for f in [2, 4, 1] {
+            push(each(&|_| rule(true, Some(f))));
+        }
+    }
+    let variants: [fn(&[i64]) -> Option<Vec<i64>>; 3] = [
+        |d| scaled(d, 0, 1, 2),
+        |d| scaled(d, 0, 2, 1),
+        |d| scaled(d, d.len().saturating_sub(1), 2, 1),
+    ];
+    for shared in [true, false] {
+        for v in variants {
+            push(each(&|d| Choice {
+                sizes: d.as_deref().and_then(v).filter(|s| Some(s) != d.as_ref()),
+                shared,
+                coarsen: None,
+            }));
         }
     }
     out
@@ -499,12 +517,12 @@ fn evaluate_all(
     gpu: &'static Gpu,
     params: &HashMap<String, i64>,
     sample: u64,
-) -> Vec<Result<HashMap<String, f64>, String>> {
+) -> Vec<Result<Estimates, String>> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Result<HashMap<String, f64>, String>>>> =
+    let results: Mutex<Vec<Option<Result<Estimates, String>>>> =
         Mutex::new(vec![None; candidates.len()]);
     let progress = std::io::stderr().is_terminal();
     let workers = std::thread::available_parallelism()
@@ -540,14 +558,15 @@ fn evaluate_all(
         .collect()
 }
 
-/// Each function's estimated seconds under candidate `c`.
+/// Each function's estimated seconds under candidate `c`, and the thread instructions
+/// simulated for them.
 fn evaluate(
     text: &str,
     c: &[Choice],
     gpu: &'static Gpu,
     params: &HashMap<String, i64>,
     sample: u64,
-) -> Result<HashMap<String, f64>, String> {
+) -> Result<Estimates, String> {
     let s = Session::new();
     let mut m = s.parse(text, "autotune").map_err(diags)?;
     unsafe { set_choices(&scops_of(m.as_operation().to_raw()), c) };
@@ -565,15 +584,21 @@ fn evaluate(
     )
     .map_err(diags)?;
     let kernels = unsafe { crate::simform::compile_module(m.as_operation().to_raw()) }?;
-    programs
-        .iter()
-        .map(|(f, p)| {
-            Ok((
-                f.clone(),
-                crate::estimate::simulate(p, &kernels, gpu, sample)?,
-            ))
-        })
-        .collect()
+    let mut out = Estimates::default();
+    for (f, p) in &programs {
+        let (t, executed) = crate::estimate::simulate(p, &kernels, gpu, sample)?;
+        out.times.insert(f.clone(), t);
+        out.executed += executed;
+    }
+    Ok(out)
+}
+
+/// A candidate's estimate: each function's seconds, and the thread instructions sim ran
+/// for them.
+#[derive(Clone, Default)]
+struct Estimates {
+    times: HashMap<String, f64>,
+    executed: u64,
 }
 
 /// The decisions file: one line per function, `KEY<TAB>choice;choice...<TAB>note`.
@@ -666,17 +691,17 @@ mod tests {
             texts,
             [
                 "rule/shared/auto",
+                "rule/global/auto",
+                "untiled/global/auto",
+                "rule/shared/2",
+                "rule/shared/4",
+                "rule/shared/1",
                 "16,32/shared/auto",
                 "64,32/shared/auto",
                 "32,64/shared/auto",
-                "rule/global/auto",
                 "16,32/global/auto",
                 "64,32/global/auto",
                 "32,64/global/auto",
-                "untiled/global/auto",
-                "rule/shared/1",
-                "rule/shared/2",
-                "rule/shared/4",
             ]
         );
         // One member: outermost and innermost are the same; no coarsening.
@@ -684,7 +709,7 @@ mod tests {
         assert_eq!(candidates(&[None, Some(vec![8])]).len(), 7);
         // No band tiled: the rule's sizes only.
         assert_eq!(candidates(&[None]).len(), 2);
-        assert_eq!(Choice::parse("16,32/global/auto"), Some(c[5][0].clone()));
+        assert_eq!(Choice::parse("16,32/global/auto"), Some(c[9][0].clone()));
         assert_eq!(
             Choice::parse("rule/shared/2").map(|c| c.coarsen),
             Some(Some(2))
@@ -693,7 +718,7 @@ mod tests {
             Choice::parse("rule/shared/auto").map(|c| c.sizes),
             Some(None)
         );
-        assert_eq!(Choice::parse("untiled/global/auto"), Some(c[8][0].clone()));
+        assert_eq!(Choice::parse("untiled/global/auto"), Some(c[2][0].clone()));
         assert_eq!(Choice::parse("0/shared/auto"), None);
         assert_eq!(Choice::parse("rule/shared"), None);
     }
