@@ -58,6 +58,8 @@ struct Host<'g> {
     /// Bytes of each `gpu.alloc`.
     allocs: Vec<u64>,
     launches: Vec<HostLaunch>,
+    /// Each distinct launch's index in `launches`.
+    seen: HashMap<String, usize>,
     steps: u64,
 }
 
@@ -169,8 +171,8 @@ impl Host<'_> {
                     _ if b == 0 => return Ok(Flow::Next),
                     "arith.divsi" | "arith.divui" => a.wrapping_div(b),
                     "arith.remsi" | "arith.remui" => a.wrapping_rem(b),
-                    "arith.ceildivsi" => a.div_euclid(b) + i64::from(a.rem_euclid(b) != 0),
-                    _ => a.div_euclid(b) - i64::from(b < 0 && a.rem_euclid(b) != 0),
+                    "arith.ceildivsi" => floor_div(a.wrapping_neg(), b).wrapping_neg(),
+                    _ => floor_div(a, b),
                 };
                 unsafe { self.set(op, 0, Val::Int(v)) };
             }
@@ -184,19 +186,12 @@ impl Host<'_> {
                         string_ref("predicate"),
                     ))
                 };
-                let (ua, ub) = (a as u64, b as u64);
-                let r = match p {
-                    0 => a == b,
-                    1 => a != b,
-                    2 => a < b,
-                    3 => a <= b,
-                    4 => a > b,
-                    5 => a >= b,
-                    6 => ua < ub,
-                    7 => ua <= ub,
-                    8 => ua > ub,
-                    _ => ua >= ub,
-                };
+                let r = tessel_runtime::sim::cmp(
+                    p as tessel_runtime::bytecode::Pred,
+                    tessel_runtime::bytecode::Ty::I64,
+                    a as u64,
+                    b as u64,
+                );
                 unsafe { self.set(op, 0, Val::Int(r as i64)) };
             }
             "arith.select" => {
@@ -330,22 +325,39 @@ impl Host<'_> {
             .iter()
             .map(|v| self.get(*v))
             .collect::<Result<_, _>>()?;
-        if let Some(l) = self
-            .launches
-            .iter_mut()
-            .find(|l| l.kernel == kernel && l.grid == grid && l.block == block && l.args == args)
-        {
-            l.count += 1;
-        } else {
-            self.launches.push(HostLaunch {
-                kernel,
-                grid,
-                block,
-                args,
-                count: 1,
-            });
+        // Launches told apart by kernel, shape and arguments (a host loop may make
+        // thousands: a hash, not a search).
+        let mut id = format!("{kernel} {grid:?} {block:?}");
+        for a in &args {
+            match a {
+                Val::Int(i) => id += &format!(" i{i}"),
+                Val::Float(f) => id += &format!(" f{:x}", f.to_bits()),
+                Val::Mem(m, shape) => id += &format!(" m{m:?}{shape:?}"),
+            }
+        }
+        match self.seen.get(&id) {
+            Some(&i) => self.launches[i].count += 1,
+            None => {
+                self.seen.insert(id, self.launches.len());
+                self.launches.push(HostLaunch {
+                    kernel,
+                    grid,
+                    block,
+                    args,
+                    count: 1,
+                });
+            }
         }
         Ok(())
+    }
+}
+
+/// `a / b` rounded down (`b` not 0).
+fn floor_div(a: i64, b: i64) -> i64 {
+    let q = a.wrapping_div(b);
+    match a.wrapping_rem(b) != 0 && ((a < 0) != (b < 0)) {
+        true => q - 1,
+        false => q,
     }
 }
 
@@ -377,6 +389,7 @@ unsafe fn host_launches(f: MlirOperation, gpu: &Gpu, param: i64) -> Result<Progr
         vals: HashMap::new(),
         allocs: Vec::new(),
         launches: Vec::new(),
+        seen: HashMap::new(),
         steps: 0,
     };
     let entry = unsafe { crate::mlir::body(f) };
@@ -553,4 +566,27 @@ fn params(k: &Kernel, args: &[Val], ptrs: &[u64]) -> Result<Vec<u64>, String> {
         }
     }
     Ok(w)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn floor_and_ceiling_division() {
+        use super::floor_div;
+        let ceil = |a: i64, b: i64| -floor_div(-a, b);
+        assert_eq!(
+            [
+                floor_div(7, 2),
+                floor_div(-7, 2),
+                floor_div(7, -2),
+                floor_div(-7, -2)
+            ],
+            [3, -4, -4, 3]
+        );
+        assert_eq!(
+            [ceil(7, 2), ceil(-7, 2), ceil(7, -2), ceil(-7, -2)],
+            [4, -3, -3, 4]
+        );
+        assert_eq!([floor_div(6, 3), ceil(6, 3)], [2, 2]);
+    }
 }

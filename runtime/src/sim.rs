@@ -725,7 +725,9 @@ fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
     }
 }
 
-fn cmp(pred: Pred, ty: Ty, a: u64, b: u64) -> bool {
+/// `arith.cmpi`/`arith.cmpf` predicate `pred` (arith's numbering; floats from 100) on
+/// `a` and `b` of type `ty`.
+pub fn cmp(pred: Pred, ty: Ty, a: u64, b: u64) -> bool {
     if pred < 100 {
         let w = ty.bits();
         let (sa, sb) = (sext(a, w), sext(b, w));
