@@ -10,8 +10,9 @@
 //! `tessel_block_extent` for the GPU modelled); each `gpu.alloc` becomes zeroed memory
 //! on a sampled sim ([`tessel_runtime::sim::Sim::sampled`]: a launch runs its first
 //! waves, at least a given number of blocks, its counters scaled to the grid). A launch
-//! repeated with the same kernel, grid and block (a time loop's) is simulated once and
-//! counted as often as it runs. Copies between host and device are not timed: they are
+//! repeated with the same kernel, grid, block and arguments (a time loop's) is simulated
+//! once and counted as often as it runs; a kernel launched in many ways has some of
+//! them simulated ([`SIMULATED_PER_KERNEL`]). Copies between host and device are not timed: they are
 //! the same for every version of a kernel.
 //!
 //! An operation the interpreter does not know fails the estimate only where a launch or
