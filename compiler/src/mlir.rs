@@ -658,6 +658,16 @@ pub(crate) unsafe fn has_attr(op: MlirOperation, name: &str) -> bool {
         .is_null()
 }
 
+/// Whether `op` has the attribute `name` set to `false` (a choice written on a scop
+/// by `tessel-autotune`, read by the passes it concerns).
+///
+/// # Safety
+/// `op` is a live operation.
+pub(crate) unsafe fn is_false(op: MlirOperation, name: &str) -> bool {
+    let a = unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) };
+    !a.ptr.is_null() && unsafe { mlirAttributeIsABool(a) && !mlirBoolAttrGetValue(a) }
+}
+
 /// The first block of `op`'s first region (a loop's body).
 ///
 /// # Safety

@@ -87,8 +87,7 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
         collect(op, &mut scops);
         for scop in scops {
             // `tessel-autotune` chose global memory for this scop.
-            let a = attr(scop, "tessel.shared");
-            if !a.ptr.is_null() && mlirAttributeIsABool(a) && !mlirBoolAttrGetValue(a) {
+            if crate::mlir::is_false(scop, "tessel.shared") {
                 continue;
             }
             if let Err(why) = promote_scop(scop, min_reuse) {

@@ -73,8 +73,7 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
 unsafe fn visit(op: MlirOperation, sizes: &[i64]) {
     if unsafe { op_name(op) } == "tpoly.scop" {
         // `tessel-autotune` chose the untiled mapping for this scop.
-        let a = unsafe { mlirOperationGetAttributeByName(op, string_ref("tessel.tile")) };
-        if !a.ptr.is_null() && unsafe { mlirAttributeIsABool(a) && !mlirBoolAttrGetValue(a) } {
+        if unsafe { crate::mlir::is_false(op, "tessel.tile") } {
             return;
         }
         let sizes = match sizes.is_empty() {
