@@ -24,6 +24,36 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Condvar, Mutex};
 
+/// Types whose all-zero bytes are a valid value (their default): integers and
+/// structs of them.
+///
+/// # Safety
+/// Only for types where zero bytes are a valid value.
+pub(crate) unsafe trait Zeroable {}
+
+// SAFETY: an atomic integer's zero bytes are the value 0.
+unsafe impl Zeroable for AtomicU64 {}
+
+/// `n` zero values in memory the allocator zeroes lazily (fresh pages from the system,
+/// not written), so that a launch that touches little of a large table pays only for
+/// the pages it touches; `vec![x; n]` and `collect` write every element.
+pub(crate) fn zeroed_vec<T: Zeroable>(n: usize) -> Vec<T> {
+    let layout = std::alloc::Layout::array::<T>(n).expect("table size");
+    if layout.size() == 0 {
+        return Vec::new();
+    }
+    // SAFETY: the layout is not empty; zero bytes are a valid `T` (`Zeroable`); the
+    // buffer comes from the global allocator with the layout of `n` values of `T`, as
+    // `from_raw_parts` needs.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut T;
+        if p.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(p, n, n)
+    }
+}
+
 /// Bits of a block number (plus one) in an [`Owners`] entry.
 const BLOCK_BITS: u32 = 24;
 const BLOCK_MASK: u64 = (1 << BLOCK_BITS) - 1;
@@ -54,7 +84,7 @@ impl Owners {
             .iter()
             .map(|&(start, n)| match pool.remove(&start) {
                 Some(t) if t.len() == n => t,
-                _ => (0..n).map(|_| AtomicU64::new(0)).collect(),
+                _ => zeroed_vec(n),
             })
             .collect();
         Owners { tables, epoch }

@@ -30,7 +30,7 @@ use crate::api::Device;
 use crate::bytecode::*;
 use crate::cache::{BlockTrace, CacheCounters, Hierarchy, Waves};
 use crate::gpus::{self, Gpu};
-use crate::parallel::{self, Owners, Snapshot};
+use crate::parallel::{self, zeroed_vec, Owners, Snapshot, Zeroable};
 use crate::profile::{Counters, Launch};
 use std::alloc::Layout;
 use std::collections::{BTreeMap, HashMap};
@@ -57,6 +57,9 @@ struct Shadow {
     r1: Access,
     r2: Access,
 }
+
+// SAFETY: made of `u32`s only; zero bytes are `Shadow::default()`.
+unsafe impl Zeroable for Shadow {}
 
 impl Shadow {
     /// Whether the block that started at `block_start` has already made an access
@@ -107,6 +110,9 @@ impl Shadow {
 
 struct Alloc {
     size: u64,
+    /// The host block the allocation lies in, `ALIGN` bytes longer than `size` (see
+    /// `alloc`), and its layout.
+    raw: usize,
     layout: Layout,
     /// Bytes per shadow entry (1, 2 or 4); the entries are in [`Sim::shadows`].
     gran: u64,
@@ -173,10 +179,12 @@ impl Sim {
     /// cache counters included, by the grid's blocks over those run, so that the
     /// estimated time is the whole launch's (the longest block's latency chain is kept
     /// as found). For a model-driven choice between versions of a kernel
-    /// (`tessel-autotune`): results in memory are those of the blocks run only.
+    /// (`tessel-autotune`): results in memory are those of the blocks run only. It runs
+    /// on one thread, since the tuner runs its candidates side by side.
     pub fn sampled(gpu: &'static Gpu, blocks: u64) -> Result<Sim, String> {
         let mut s = Sim::new()?;
         s.gpu = gpu;
+        s.threads = Some(1);
         s.sample = Some(blocks.max(1));
         Ok(s)
     }
@@ -291,7 +299,7 @@ impl Sim {
             .into_iter()
             .map(|(start, n)| match pool.remove(&start) {
                 Some(v) if v.len() == n => v,
-                _ => vec![Shadow::default(); n],
+                _ => zeroed_vec(n),
             })
             .collect()
     }
@@ -381,9 +389,9 @@ impl Sim {
 
 impl Drop for Sim {
     fn drop(&mut self) {
-        for (s, a) in std::mem::take(&mut self.allocs) {
+        for a in std::mem::take(&mut self.allocs).into_values() {
             // SAFETY: allocated in `alloc` with this layout.
-            unsafe { std::alloc::dealloc(s as *mut u8, a.layout) };
+            unsafe { std::alloc::dealloc(a.raw as *mut u8, a.layout) };
         }
     }
 }
@@ -2106,19 +2114,29 @@ impl Device for Sim {
     }
 
     fn alloc(&mut self, bytes: u64) -> Result<*mut c_void, String> {
-        let layout = Layout::from_size_align(bytes.max(1) as usize, ALIGN)
-            .map_err(|e| format!("cannot allocate {bytes} bytes: {e}"))?;
+        // Aligned by hand in a block of the allocator's own alignment: the allocator
+        // zeroes such a block lazily (fresh pages), where an `ALIGN`-aligned request
+        // would be written over whole, which costs a sampled run that touches little of
+        // a large array most of its time.
+        let layout = (bytes as usize)
+            .checked_add(ALIGN)
+            .and_then(|n| Layout::from_size_align(n, 16).ok())
+            .ok_or_else(|| format!("cannot allocate {bytes} bytes"))?;
         // SAFETY: non-zero size.
-        let p = unsafe { std::alloc::alloc_zeroed(layout) };
-        if p.is_null() {
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+        if raw.is_null() {
             return Err(format!(
                 "out of memory allocating {bytes} bytes of device memory"
             ));
         }
+        // SAFETY: `raw` has `ALIGN` spare bytes, so the aligned pointer and `bytes` after
+        // it lie in the block.
+        let p = unsafe { raw.add(raw.align_offset(ALIGN)) };
         self.allocs.insert(
             p as u64,
             Alloc {
                 size: bytes,
+                raw: raw as usize,
                 layout,
                 gran: 4,
                 device: self.device_place(bytes),
@@ -2137,7 +2155,7 @@ impl Device for Sim {
         self.owners.remove(&(ptr as u64));
         match self.allocs.remove(&(ptr as u64)) {
             // SAFETY: allocated in `alloc` with this layout.
-            Some(a) => unsafe { std::alloc::dealloc(ptr as *mut u8, a.layout) },
+            Some(a) => unsafe { std::alloc::dealloc(a.raw as *mut u8, a.layout) },
             None => return Err(format!("free of {ptr:p}, which is not a device allocation")),
         }
         Ok(())
