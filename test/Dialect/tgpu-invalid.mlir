@@ -169,3 +169,30 @@ func.func @copy_offsets_not_index(%g: memref<64x64xf32>, %i: i32) {
   tgpu.tile_copy %g to %s offsets [%i, %i] tile [32, 32] : memref<64x64xf32> to memref<32x33xf32, #gpu.address_space<workgroup>>
   return
 }
+
+// -----
+
+func.func @copy_permutation_not_a_permutation(%g: memref<64x64xf32>, %i: index) {
+  %s = tgpu.alloc_shared [32, 32] padding [0, 1] : memref<32x33xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tgpu.tile_copy' op permutation must reorder 0..1 (each once), got 0}}
+  tgpu.tile_copy %g to %s offsets [%i, %i] tile [32, 32] {permutation = array<i64: 0, 0>} : memref<64x64xf32> to memref<32x33xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @copy_permutation_rank(%g: memref<64x64xf32>, %i: index) {
+  %s = tgpu.alloc_shared [32, 32] padding [0, 1] : memref<32x33xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tgpu.tile_copy' op permutation has 3 entries but the memrefs have rank 2}}
+  tgpu.tile_copy %g to %s offsets [%i, %i] tile [32, 32] {permutation = array<i64: 1, 0, 2>} : memref<64x64xf32> to memref<32x33xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @copy_permuted_tile_too_big(%g: memref<64x64xf32>, %i: index) {
+  %s = tgpu.alloc_shared [8, 32] padding [0, 1] : memref<8x33xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tgpu.tile_copy' op tile dimension #1 (16) does not fit in the shared dst dimension (8)}}
+  tgpu.tile_copy %g to %s offsets [%i, %i] tile [32, 16] {permutation = array<i64: 1, 0>} : memref<64x64xf32> to memref<8x33xf32, #gpu.address_space<workgroup>>
+  return
+}

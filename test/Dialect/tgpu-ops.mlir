@@ -26,6 +26,17 @@ func.func @tile_copy(%A: memref<1024x1024xf32>, %C: memref<?x?xf32>, %i: index, 
   return
 }
 
+// A tile stored with its dimensions reordered (tessel-pad-banks' transposition):
+// shared dimension d holds tile dimension permutation[d].
+
+// CHECK-LABEL: func.func @tile_copy_permuted
+// CHECK:         tgpu.tile_copy %{{.*}} to %{{.*}} offsets [%{{.*}}, %{{.*}}] tile [256, 8] {permutation = array<i64: 1, 0>} : memref<4096x8xf32> to memref<8x257xf32, #gpu.address_space<workgroup>>
+func.func @tile_copy_permuted(%P: memref<4096x8xf32>, %i: index, %j: index) {
+  %s = tgpu.alloc_shared [8, 256] padding [0, 1] : memref<8x257xf32, #gpu.address_space<workgroup>>
+  tgpu.tile_copy %P to %s offsets [%i, %j] tile [256, 8] {permutation = array<i64: 1, 0>} : memref<4096x8xf32> to memref<8x257xf32, #gpu.address_space<workgroup>>
+  return
+}
+
 // The ops inside a kernel, as the shared-memory promotion emits them for one
 // k-step of gemm: copy both tiles in, barrier, compute, barrier.
 

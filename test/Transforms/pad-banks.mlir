@@ -8,12 +8,19 @@
 // RUN: tessel-run %t.mlir --device=sim --profile=%t.json | FileCheck %s --check-prefix=OUT
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=PROFILE
 
-// A transpose: thread x on j reads A[j][i] down a column; the copy stages A by rows, and
-// the shared tile read down its column needs rows of 33 words to spread over 32 banks.
+// A transpose: thread x on j reads A[j][i] down a column, lanes one row apart (paper
+// 000 Fig. 4: 2-D, strided, stride == row width: the transposition leaf). The shared
+// tile is stored transposed (the copy's `permutation`), so that the threads read along
+// its rows; the copy, which reads A by rows, writes down the columns of the buffer,
+// whose rows of 33 words spread those writes over 32 banks.
 // CHECK-LABEL: func.func @transpose(
 // CHECK: %[[S:.*]] = tgpu.alloc_shared [32, 32] padding [0, 1] : memref<32x33xf32, #gpu.address_space<workgroup>>
-// CHECK: tgpu.tile_copy %arg0 to %[[S]] offsets [%{{.*}}, %{{.*}}] tile [32, 32] : memref<64x64xf32> to memref<32x33xf32, #gpu.address_space<workgroup>>
-// CHECK: affine.load %[[S]][%{{.*}}] : memref<32x33xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[O0:.*]] = affine.apply
+// CHECK: %[[O1:.*]] = affine.apply
+// CHECK: tgpu.tile_copy %arg0 to %[[S]] offsets [%[[O0]], %[[O1]]] tile [32, 32] {permutation = array<i64: 1, 0>} : memref<64x64xf32> to memref<32x33xf32, #gpu.address_space<workgroup>>
+// CHECK: affine.for %[[I:.*]] =
+// CHECK: affine.for %[[J:.*]] =
+// CHECK: affine.load %[[S]][%[[I]] - %[[O1]], %[[J]] - %[[O0]]] : memref<32x33xf32, #gpu.address_space<workgroup>>
 func.func @transpose(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
   affine.for %i = 0 to 64 {
     affine.for %j = 0 to 64 {
@@ -56,13 +63,13 @@ func.func @stencil(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
   return
 }
 
-// REMARK: pad-banks.mlir:20:12: remark: shared buffer padded by 1 element per row: its accesses take 1 wavefronts per warp instead of 32
-// REMARK: pad-banks.mlir:33:12: remark: shared buffer padded by 1 element per row: its accesses take 2 wavefronts per warp instead of 32
-// REMARK-NOT: padded
+// REMARK: pad-banks.mlir:27:12: remark: shared buffer transposed (paper 000 Fig. 4: read down a column, stride == row width), padded by 1 element per row: its accesses take 1 wavefronts per warp instead of 32
+// REMARK: pad-banks.mlir:40:12: remark: shared buffer transposed (paper 000 Fig. 4: read down a column, stride == row width), padded by 1 element per row: its accesses take 2 wavefronts per warp instead of 32
+// REMARK-NOT: shared buffer
 
 // OUT: 4032
 // OUT-NEXT: 191
-// PROFILE: "kernel": "transpose_k0", {{.*}} "shared_load_requests": [[R:[0-9]+]], "shared_load_wavefronts": [[R]],
+// PROFILE: "kernel": "transpose_k0", {{.*}} "shared_load_requests": [[R:[0-9]+]], "shared_load_wavefronts": [[R]], "shared_store_requests": [[W:[0-9]+]], "shared_store_wavefronts": [[W]],
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

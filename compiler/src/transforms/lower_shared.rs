@@ -17,8 +17,10 @@
 //!   rows are taken in an interleaved order ([`super::pad_banks::copy_rows`], paper 000
 //!   Table 1's thread remapping): a 256x8 box of f64 padded to 9 has each half-warp
 //!   write rows `q` and `q + 8`, 2 wavefronts per request instead of 4, with the same
-//!   global sectors. The copy does not synchronize: the `gpu.barrier` after it is the
-//!   producer's.
+//!   global sectors. A copy with a `permutation` (`tessel-pad-banks`' transposition)
+//!   keeps the global side's order and writes (or reads) the shared side at the
+//!   reordered indices. The copy does not synchronize: the `gpu.barrier` after it is
+//!   the producer's.
 //!
 //! Precondition: every tgpu op stands inside a `gpu.launch` (before kernel outlining:
 //! the pass heads the device preparation of both lowerings); one outside is an error.
@@ -125,13 +127,26 @@ unsafe fn copy(op: MlirOperation) -> Result<(), String> {
         let src_type = print_type(mlirValueGetType(operands[0]));
         let dst_type = print_type(mlirValueGetType(operands[1]));
         let shared_src = src_type.contains("workgroup");
-        // The rows' order on the shared side's banks (its padded strides).
+        // Shared dimension d holds tile dimension perm[d] (the verifier checked it).
+        let perm_attr = mlirOperationGetAttributeByName(op, crate::mlir::string_ref("permutation"));
+        let perm: Vec<usize> = match perm_attr.ptr.is_null() {
+            true => (0..tile.len()).collect(),
+            false => (0..mlirDenseArrayGetNumElements(perm_attr))
+                .map(|k| mlirDenseI64ArrayGetElement(perm_attr, k) as usize)
+                .collect(),
+        };
+        // The rows' order on the shared side's banks (its padded strides, of each tile
+        // dimension).
         let shared = mlirValueGetType(operands[if shared_src { 0 } else { 1 }]);
         let rank = mlirShapedTypeGetRank(shared);
-        let mut strides = vec![1i64; rank as usize];
+        let mut physical = vec![1i64; rank as usize];
         for k in (0..rank - 1).rev() {
-            strides[k as usize] =
-                strides[k as usize + 1] * mlirShapedTypeGetDimSize(shared, (k + 1) as isize);
+            physical[k as usize] =
+                physical[k as usize + 1] * mlirShapedTypeGetDimSize(shared, (k + 1) as isize);
+        }
+        let mut strides = vec![1i64; rank as usize];
+        for (d, &k) in perm.iter().enumerate() {
+            strides[k] = physical[d];
         }
         let order = match tile.len() == strides.len() && tile.len() >= 2 {
             true => {
@@ -154,7 +169,7 @@ unsafe fn copy(op: MlirOperation) -> Result<(), String> {
         };
         let unroll = unroll(launch_of(op), tile.iter().product());
         let types = (src_type.as_str(), dst_type.as_str(), elem.as_str(), zero);
-        let text = copy_template(&tile, types, shared_src, order, unroll);
+        let text = copy_template(&tile, &perm, types, shared_src, order, unroll);
         instantiate(op, &text, &operands).map_err(|e| format!("{}: {e}", loc_text(op)))?;
         mlirOperationDestroy(op);
         Ok(())
@@ -196,12 +211,14 @@ const MAX_UNROLL: i64 = 4;
 const MAX_EVEN_UNROLL: i64 = 8;
 
 /// The cooperative copy of a tile of shape `tile` from `%src` to `%dst` (the shared side
-/// is `%src` when `shared_src`), at global offsets `%o0`, `%o1`, ..., each thread taking
+/// is `%src` when `shared_src`, its dimension `d` holding the tile's `perm[d]`), at
+/// global offsets `%o0`, `%o1`, ..., each thread taking
 /// `unroll` elements per step of its loop: their loads first (each guarded, yielding
 /// `zero` of element type `elem` when outside), then their stores, so that the loads of
 /// a step are in flight together.
 fn copy_template(
     tile: &[i64],
+    perm: &[usize],
     (src_type, dst_type, elem, zero): (&str, &str, &str, &str),
     shared_src: bool,
     (g, rows_apart): (i64, i64),
@@ -263,6 +280,7 @@ fn copy_template(
     }
     let step = Step {
         r,
+        perm,
         remapped,
         shared_src,
         types: (src_type, dst_type, elem, zero),
@@ -287,6 +305,8 @@ fn copy_template(
 /// [`copy_template`]).
 struct Step<'a> {
     r: usize,
+    /// Shared dimension `d` holds tile dimension `perm[d]`.
+    perm: &'a [usize],
     remapped: bool,
     shared_src: bool,
     types: (&'a str, &'a str, &'a str, &'a str),
@@ -337,7 +357,7 @@ impl Step<'_> {
                 }
             }
             let g: Vec<String> = (0..r).map(|k| format!("%{p}g{k}_{u}")).collect();
-            let l: Vec<String> = (0..r).map(|k| format!("%{p}l{k}_{u}")).collect();
+            let l: Vec<String> = self.perm.iter().map(|k| format!("%{p}l{k}_{u}")).collect();
             let (si, di) = if self.shared_src { (&l, &g) } else { (&g, &l) };
             let load = format!("memref.load %src[{}] : {src_type}", si.join(", "));
             let store = format!(

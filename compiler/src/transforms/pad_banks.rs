@@ -1,5 +1,6 @@
-//! `tessel-pad-banks` (PadBanks): pads the rows of shared buffers so that a warp's
-//! accesses to them spread over the banks.
+//! `tessel-pad-banks` (PadBanks): removes the bank conflicts of shared buffers by
+//! paper 000 Fig. 4's decision tree: stores a buffer transposed, or as a structure of
+//! arrays, and pads its rows.
 //!
 //! For each `tgpu.alloc_shared` at the top of a tile loop (as `tessel-promote-shared`
 //! puts it), the conflict degree of every `affine.load`/`affine.store` of the buffer is computed from
@@ -11,18 +12,33 @@
 //! row-major strides. The wavefronts of a request are counted as sim and the hardware
 //! count them: per 128 bytes of banks (a warp for 4-byte elements, half a warp for
 //! 8-byte ones), the most distinct 4-byte words any of the 32 banks must deliver (lanes
-//! reading one word share it). The padding of the last dimension is the smallest `p` in
-//! `0..=32` that gives the fewest wavefronts over the buffer's accesses (paper 000
-//! Table 1's padding leaf; ties go to the cooperative copy's own writes, counted in the
-//! row order `tessel-lower-shared` will give it ([`copy_rows`]: the thread-remapping
-//! leaf, for a copy whose warp spans short rows), then to the smaller pad); it is recorded as `padding [0, ..., p]` on the allocation, whose rows
-//! become `p` elements longer. A remark says how many wavefronts the accesses took
-//! before and after.
+//! reading one word share it).
 //!
-//! Not done: the other leaves of paper 000 Fig. 4 for the kernel's own accesses
-//! (transposition, thread remapping, access reordering), which padding covers for the
-//! affine accesses promotion makes; a warp spanning several rows of threads (thread x
-//! narrower than 32) is analysed along x alone.
+//! The tree (Fig. 4, Table 1), for a buffer whose loads or stores conflict:
+//! - AOS? Every access's last subscript is fixed within the tile (a field: it varies
+//!   with no loop inside the tile loop) and the rows hold at most 8 fields: the AOS-SOA
+//!   leaf, the field dimension made the outermost.
+//! - 2-D and strided, stride == row width? The conflicting accesses put consecutive
+//!   lanes on consecutive rows of a column: the transposition leaf, the last two
+//!   dimensions swapped.
+//! - Otherwise (another stride): the padding leaf.
+//!
+//! A reordering is written as the copy's `permutation` and the accesses' subscripts
+//! reordered; it is kept only where, with its own best padding, it takes no more
+//! wavefronts than padding alone (the copy, which writes the buffer in the global
+//! array's order, writes down the reordered buffer's columns). The padding of the last
+//! dimension is the smallest `p` in `0..=32` that gives the fewest wavefronts over the
+//! buffer's accesses; ties go to the cooperative copy's own writes, counted in the row
+//! order `tessel-lower-shared` will give it ([`copy_rows`]: the thread-remapping leaf,
+//! for a copy whose warp spans short rows), then to the smaller pad. It is recorded as
+//! `padding [0, ..., p]` on the allocation, whose rows become `p` elements longer. A
+//! remark names the leaf and says how many wavefronts the accesses took before and
+//! after.
+//!
+//! Not done: the access-reordering and thread-remapping leaves for the kernel's own
+//! accesses (conflicts that are not a lane stride of a 2-D buffer, which the affine
+//! subscripts promotion makes do not have); a warp spanning several rows of threads
+//! (thread x narrower than 32) is analysed along x alone.
 //!
 //! Precondition: `tessel-promote-shared` ran; `tessel-map-to-gpu` runs next. Spec: paper
 //! 000 sec. 4 (bank conflicts, eqs. 20-21, Fig. 4, Table 1); ARCHITECTURE.md "IR at
@@ -30,10 +46,13 @@
 //!
 //! ```mlir
 //! %s = tgpu.alloc_shared [32, 32] padding [0, 0] : memref<32x32xf32, #gpu.address_space<workgroup>>
-//! ... affine.load %s[%j - %o, %i - %p]   // thread x on %j: 32 lanes in one bank
+//! tgpu.tile_copy %A to %s offsets [%o0, %o1] tile [32, 32] : ...
+//! ... affine.load %s[%j - %o0, %i - %o1]   // thread x on %j: 32 lanes in one bank
 //! // =>
 //! %s = tgpu.alloc_shared [32, 32] padding [0, 1] : memref<32x33xf32, #gpu.address_space<workgroup>>
-//! ... affine.load %s[%j - %o, %i - %p]   // rows 33 words apart: 32 banks
+//! tgpu.tile_copy %A to %s offsets [%o0, %o1] tile [32, 32] {permutation = array<i64: 1, 0>} : ...
+//! ... affine.load %s[%i - %o1, %j - %o0]   // consecutive words; the copy's column
+//!                                          // writes 33 words apart: 32 banks
 //! ```
 
 use super::map_to_gpu::band_ops;
@@ -207,7 +226,135 @@ fn strides(shape: &[i64], p: i64) -> Vec<i64> {
     s
 }
 
-/// Pads the buffer of `alloc` for accesses whose lanes walk `x` by `step`.
+/// Row-major strides (in elements) of each logical dimension of `shape` stored with
+/// its dimensions in the order `perm` (shared dimension `d` holds logical `perm[d]`) and
+/// `p` more elements per row.
+fn permuted_strides(shape: &[i64], perm: &[usize], p: i64) -> Vec<i64> {
+    let physical: Vec<i64> = perm.iter().map(|&k| shape[k]).collect();
+    let st = strides(&physical, p);
+    let mut out = vec![0; shape.len()];
+    for (d, &k) in perm.iter().enumerate() {
+        out[k] = st[d];
+    }
+    out
+}
+
+/// A buffer's accesses, as `tessel-pad-banks` sees them.
+struct Uses {
+    /// Each load's and store's coefficients of thread x's counter, per subscript.
+    accesses: Vec<Vec<i64>>,
+    /// The cooperative copies' tiles.
+    copies: Vec<Vec<i64>>,
+    /// Whether every access's last subscript is fixed within the tile (a field of a
+    /// structure: it varies with no loop inside the tile loop).
+    fields: bool,
+    /// Whether every use is an affine load or store, or a copy without a permutation,
+    /// so that the buffer's dimensions may be reordered.
+    reorderable: bool,
+}
+
+/// The leaf of paper 000 Fig. 4 a buffer's conflicting accesses reach.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Leaf {
+    /// Array of structures: the field dimension becomes the outermost (AOS-SOA).
+    Soa,
+    /// 2-D, strided, stride == row width (lanes on consecutive rows of a column): the
+    /// last two dimensions are swapped.
+    Transpose,
+    /// 2-D, strided, another stride; or conflicts of the cooperative copy alone, whose
+    /// row order `tessel-lower-shared` remaps ([`copy_rows`]).
+    Padding,
+}
+
+impl Leaf {
+    /// The dimension order of a rank-`n` buffer at this leaf.
+    fn permutation(self, n: usize) -> Vec<usize> {
+        let mut p: Vec<usize> = (0..n).collect();
+        match self {
+            Leaf::Soa => p.rotate_right(1),
+            Leaf::Transpose => p.swap(n - 2, n - 1),
+            Leaf::Padding => {}
+        }
+        p
+    }
+}
+
+/// The most fields a structure may have for its array to count as one of structures
+/// (complex numbers, vectors of 3 or 4, small records).
+const MAX_FIELDS: i64 = 8;
+
+/// Paper 000 Fig. 4's decision for a buffer of `shape` with accesses `u` whose lanes
+/// walk thread x by `step`: AOS?, then 2-D & strided?, then stride == width?. Where no
+/// load or store conflicts (the copy's do, or none), padding and the copy's row order
+/// decide. The other leaves, thread remapping and access reordering of the kernel's
+/// own accesses, are for conflicts that are not a lane stride in a 2-D buffer, which
+/// the affine subscripts of promoted buffers do not make.
+fn leaf(shape: &[i64], u: &Uses, step: i64, esz: i64) -> Leaf {
+    let n = shape.len();
+    let st = strides(shape, 0);
+    let ideal = wavefronts(esz, |l| l * esz);
+    let conflicting: Vec<&Vec<i64>> = u
+        .accesses
+        .iter()
+        .filter(|c| {
+            let s: i64 = c.iter().zip(&st).map(|(a, b)| a * b).sum::<i64>() * step;
+            wavefronts(esz, |l| l * s * esz) > ideal
+        })
+        .collect();
+    if conflicting.is_empty() || n < 2 {
+        Leaf::Padding
+    } else if u.fields && shape[n - 1] <= MAX_FIELDS {
+        Leaf::Soa
+    } else if conflicting
+        .iter()
+        .all(|c| c[n - 1] == 0 && c[n - 2].abs() == 1 && c[..n - 2].iter().all(|k| *k == 0))
+    {
+        Leaf::Transpose
+    } else {
+        Leaf::Padding
+    }
+}
+
+/// The uses of `buffer`, `anchor` the tile loop that holds its allocation and `x` thread
+/// x's counter.
+unsafe fn uses(buffer: MlirValue, anchor: MlirOperation, x: MlirValue) -> Uses {
+    unsafe {
+        let mut u = Uses {
+            accesses: Vec::new(),
+            copies: Vec::new(),
+            fields: true,
+            reorderable: true,
+        };
+        for (user, _) in crate::mlir::uses(buffer) {
+            match op_name(user).as_str() {
+                "affine.load" | "affine.store" => {
+                    let c: Option<Vec<i64>> = coefficients(user, x).into_iter().collect();
+                    if let Some(c) = c {
+                        u.accesses.push(c);
+                    }
+                    let mut p = mlirOperationGetParentOperation(user);
+                    while !p.ptr.is_null() && !mlirOperationEqual(p, anchor) {
+                        if op_name(p) == "affine.for"
+                            && coefficients(user, iv(p)).last() != Some(&Some(0))
+                        {
+                            u.fields = false;
+                        }
+                        p = mlirOperationGetParentOperation(p);
+                    }
+                }
+                "tgpu.tile_copy" => {
+                    u.copies.push(dense(user, "tile"));
+                    u.reorderable &= !has(user, "permutation");
+                }
+                _ => u.reorderable = false,
+            }
+        }
+        u
+    }
+}
+
+/// Pads the buffer of `alloc` for accesses whose lanes walk `x` by `step`, after
+/// reordering its dimensions where paper 000 Fig. 4 says so.
 unsafe fn pad(alloc: MlirOperation, x: MlirValue, step: i64) -> Result<(), String> {
     unsafe {
         let buffer = mlirOperationGetResult(alloc, 0);
@@ -218,50 +365,106 @@ unsafe fn pad(alloc: MlirOperation, x: MlirValue, step: i64) -> Result<(), Strin
         if shape.len() < 2 || padding.iter().any(|p| *p != 0) {
             return Ok(());
         }
-        // Each access's coefficients of x, and the copies' tiles.
-        let mut accesses: Vec<Vec<i64>> = Vec::new();
-        let mut copies: Vec<Vec<i64>> = Vec::new();
-        for (user, _) in crate::mlir::uses(buffer) {
-            match op_name(user).as_str() {
-                "affine.load" | "affine.store" => {
-                    let c: Option<Vec<i64>> = coefficients(user, x).into_iter().collect();
-                    if let Some(c) = c {
-                        accesses.push(c);
-                    }
-                }
-                "tgpu.tile_copy" => copies.push(dense(user, "tile")),
-                _ => {}
-            }
-        }
-        if accesses.is_empty() {
+        let u = uses(buffer, mlirOperationGetParentOperation(alloc), x);
+        if u.accesses.is_empty() {
             return Ok(());
         }
-        let cost = |p: i64| -> (i64, i64) {
-            let st = strides(&shape, p);
-            let reads: i64 = accesses
+        // The wavefronts of the loads and stores, then of the copies' writes (in the row
+        // order tessel-lower-shared will pick), with the dimensions in `perm`'s order
+        // and `p` more elements per row.
+        let cost = |perm: &[usize], p: i64| -> (i64, i64) {
+            let st = permuted_strides(&shape, perm, p);
+            let reads: i64 = u
+                .accesses
                 .iter()
                 .map(|c| {
                     let s: i64 = c.iter().zip(&st).map(|(a, b)| a * b).sum::<i64>() * step;
                     wavefronts(esz, |l| l * s * esz)
                 })
                 .sum();
-            // The copy's writes, in the row order tessel-lower-shared will pick.
-            let copy: i64 = copies.iter().map(|tile| copy_rows(tile, &st, esz).2).sum();
+            let copy: i64 = u
+                .copies
+                .iter()
+                .map(|tile| copy_rows(tile, &st, esz).2)
+                .sum();
             (reads, copy)
         };
-        let before = cost(0);
-        let best = (0..=MAX_PAD).min_by_key(|p| (cost(*p), *p)).unwrap_or(0);
-        if best == 0 {
+        let best_pad = |perm: &[usize]| -> (i64, (i64, i64)) {
+            let p = (0..=MAX_PAD)
+                .min_by_key(|p| (cost(perm, *p), *p))
+                .unwrap_or(0);
+            (p, cost(perm, p))
+        };
+        let n = shape.len();
+        let identity: Vec<usize> = (0..n).collect();
+        let before = cost(&identity, 0);
+        let (pad_only, pad_cost) = best_pad(&identity);
+        // The leaf's reordering, kept where it costs no more wavefronts than padding
+        // alone (its copy's column writes are padded too).
+        let chosen = leaf(&shape, &u, step, esz);
+        let (leaf, perm, best) = match chosen {
+            Leaf::Padding => (chosen, identity, pad_only),
+            _ if !u.reorderable => (Leaf::Padding, identity, pad_only),
+            _ => {
+                let perm = chosen.permutation(n);
+                let (p, c) = best_pad(&perm);
+                match c <= pad_cost {
+                    true => (chosen, perm, p),
+                    false => (Leaf::Padding, identity, pad_only),
+                }
+            }
+        };
+        if leaf == Leaf::Padding && best == 0 {
             return Ok(());
         }
-        let after = cost(best);
-        let elem = print_type(mlirShapedTypeGetElementType(t));
-        let mut phys = shape.clone();
-        *phys.last_mut().expect("rank 2 at least") += best;
+        let after = cost(&perm, best);
+        let logical: Vec<i64> = perm.iter().map(|&k| shape[k]).collect();
+        let made = replace_alloc(alloc, &logical, best)?;
+        if leaf != Leaf::Padding {
+            reorder_uses(made, &perm)?;
+        }
+        let pads = match best {
+            0 => String::new(),
+            1 => " padded by 1 element per row".into(),
+            _ => format!(" padded by {best} elements per row"),
+        };
+        let what = match leaf {
+            Leaf::Soa => format!(
+                "shared buffer stored as a structure of arrays (paper 000 Fig. 4: an array of structures){}",
+                if best > 0 { format!(",{pads}") } else { String::new() }
+            ),
+            Leaf::Transpose => format!(
+                "shared buffer transposed (paper 000 Fig. 4: read down a column, stride == row width){}",
+                if best > 0 { format!(",{pads}") } else { String::new() }
+            ),
+            Leaf::Padding => format!("shared buffer{pads}"),
+        };
+        let note = format!(
+            "{what}: its accesses take {} wavefronts per warp instead of {}",
+            after.0, before.0
+        );
+        let loc = mlirOperationGetLocation(made);
+        tessel_dialects::tesselEmitRemark(loc, string_ref(&note));
+        Ok(())
+    }
+}
+
+/// Replaces `alloc` by a `tgpu.alloc_shared` of logical shape `shape` with `p` more
+/// elements per row, its uses included; returns the new allocation.
+unsafe fn replace_alloc(
+    alloc: MlirOperation,
+    shape: &[i64],
+    p: i64,
+) -> Result<MlirOperation, String> {
+    unsafe {
+        let buffer = mlirOperationGetResult(alloc, 0);
+        let elem = print_type(mlirShapedTypeGetElementType(mlirValueGetType(buffer)));
+        let mut phys = shape.to_vec();
+        *phys.last_mut().expect("rank 2 at least") += p;
         let dims: Vec<String> = phys.iter().map(|d| d.to_string()).collect();
         let logical: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
         let mut pads = vec!["0".to_string(); shape.len()];
-        *pads.last_mut().expect("rank 2 at least") = best.to_string();
+        *pads.last_mut().expect("rank 2 at least") = p.to_string();
         let st = format!(
             "memref<{}x{elem}, #gpu.address_space<workgroup>>",
             dims.join("x")
@@ -274,17 +477,52 @@ unsafe fn pad(alloc: MlirOperation, x: MlirValue, step: i64) -> Result<(), Strin
         let (made, ops) = instantiate(alloc, &text, &[])?;
         mlirValueReplaceAllUsesOfWith(buffer, made[0]);
         let loc = mlirOperationGetLocation(alloc);
-        for o in ops {
-            mlirOperationSetLocation(o, loc);
+        for o in &ops {
+            mlirOperationSetLocation(*o, loc);
         }
         mlirOperationDestroy(alloc);
-        let note = format!(
-            "shared buffer padded by {best} element{} per row: its accesses take {} wavefronts per warp instead of {}",
-            if best == 1 { "" } else { "s" },
-            after.0,
-            before.0
-        );
-        tessel_dialects::tesselEmitRemark(loc, string_ref(&note));
+        Ok(mlirOpResultGetOwner(made[0]))
+    }
+}
+
+/// Reorders the subscripts of every use of `alloc`'s buffer to the dimension order
+/// `perm` (shared dimension `d` holds the old `perm[d]`): each affine load's and store's
+/// map results, and each copy's `permutation`.
+unsafe fn reorder_uses(alloc: MlirOperation, perm: &[usize]) -> Result<(), String> {
+    unsafe {
+        let buffer = mlirOperationGetResult(alloc, 0);
+        let ctx = mlirOperationGetContext(alloc);
+        for (user, _) in crate::mlir::uses(buffer) {
+            match op_name(user).as_str() {
+                "affine.load" | "affine.store" => {
+                    let name = string_ref("map");
+                    let map =
+                        mlirAffineMapAttrGetValue(mlirOperationGetAttributeByName(user, name));
+                    let mut results: Vec<MlirAffineExpr> = perm
+                        .iter()
+                        .map(|&k| mlirAffineMapGetResult(map, k as isize))
+                        .collect();
+                    let reordered = mlirAffineMapGet(
+                        ctx,
+                        mlirAffineMapGetNumDims(map),
+                        mlirAffineMapGetNumSymbols(map),
+                        results.len() as isize,
+                        results.as_mut_ptr(),
+                    );
+                    mlirOperationSetAttributeByName(user, name, mlirAffineMapAttrGet(reordered));
+                }
+                "tgpu.tile_copy" => {
+                    let p: Vec<i64> = perm.iter().map(|&k| k as i64).collect();
+                    let attr = mlirDenseI64ArrayGet(ctx, p.len() as isize, p.as_ptr());
+                    mlirOperationSetAttributeByName(user, string_ref("permutation"), attr);
+                }
+                other => {
+                    return Err(format!(
+                        "cannot reorder the dimensions of a shared buffer used by {other}"
+                    ))
+                }
+            }
+        }
         Ok(())
     }
 }

@@ -11,6 +11,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
+#include "llvm/ADT/SmallVector.h"
 
 using namespace mlir;
 using namespace tessel::tgpu;
@@ -114,11 +116,28 @@ LogicalResult TileCopyOp::verify() {
   if (!sharedType.hasStaticShape())
     return emitOpError() << "shared " << sharedName
                          << " must have a static shape, got " << sharedType;
-  for (int64_t i = 0; i < rank; ++i)
-    if (tile[i] > sharedType.getDimSize(i))
+  // Shared dimension d holds tile dimension perm[d].
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  if (std::optional<ArrayRef<int64_t>> p = getPermutation()) {
+    if (static_cast<int64_t>(p->size()) != rank)
+      return emitOpError() << "permutation has " << p->size()
+                           << " entries but the memrefs have rank " << rank;
+    SmallVector<bool> seen(rank, false);
+    for (int64_t k : *p) {
+      if (k < 0 || k >= rank || seen[k])
+        return emitOpError() << "permutation must reorder 0.." << rank - 1
+                             << " (each once), got " << k;
+      seen[k] = true;
+    }
+    perm.assign(p->begin(), p->end());
+  }
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t i = perm[d];
+    if (tile[i] > sharedType.getDimSize(d))
       return emitOpError() << "tile dimension #" << i << " (" << tile[i]
                            << ") does not fit in the shared " << sharedName
-                           << " dimension (" << sharedType.getDimSize(i)
+                           << " dimension (" << sharedType.getDimSize(d)
                            << ")";
+  }
   return success();
 }

@@ -67,26 +67,38 @@ def TGPU_TileCopyOp : TGPU_Op<"tile_copy"> {
     `(offsets[0] + i0, ..., offsets[n] + in)`. The shared side always starts
     at its origin; its padding (see `tgpu.alloc_shared`) is never touched.
     Elements whose global index is out of bounds are not copied (boundary
-    tiles). The op does not synchronize: put a `gpu.barrier` between the copy
+    tiles).
+
+    An optional `permutation` stores the tile with its dimensions reordered
+    (bank-conflict transposition and array-of-structures to structure-of-arrays,
+    paper 000 Fig. 4): shared dimension `d` holds tile dimension
+    `permutation[d]`, so global element `(offsets[k] + ik)` corresponds to
+    shared element `(i_permutation[0], ..., i_permutation[n])`. The op does not synchronize: put a `gpu.barrier` between the copy
     and the first access of the other threads.
 
     Verifier: `src` and `dst` have the same rank and element type, there is
     one offset per source dimension, `tile` has one positive entry per
-    dimension, exactly one side is in workgroup memory, and the tile fits in
-    the (static) shared buffer: `tile[k] <= shared.shape[k]`.
+    dimension, exactly one side is in workgroup memory, `permutation` (when
+    present) is a permutation of `0..rank`, and the tile fits in the (static)
+    shared buffer: `tile[permutation[d]] <= shared.shape[d]` (the identity
+    without `permutation`).
 
     ```mlir
     tgpu.tile_copy %A to %sA offsets [%i, %k] tile [32, 32]
         : memref<1024x1024xf32> to memref<32x33xf32, #gpu.address_space<workgroup>>
     tgpu.tile_copy %sC to %C offsets [%i, %j] tile [32, 32]
         : memref<32x32xf32, #gpu.address_space<workgroup>> to memref<?x?xf32>
+    // a 256x8 tile stored as 8x256: global (%i + a, b) at shared (b, a)
+    tgpu.tile_copy %P to %sP offsets [%i, %c0] tile [256, 8] {permutation = array<i64: 1, 0>}
+        : memref<4096x8xf32> to memref<8x260xf32, #gpu.address_space<workgroup>>
     ```
   }];
   let arguments = (ins
     Arg<AnyMemRef, "the memref read from", [MemRead]>:$src,
     Arg<AnyMemRef, "the memref written to", [MemWrite]>:$dst,
     Variadic<Index>:$offsets,
-    DenseI64ArrayAttr:$tile
+    DenseI64ArrayAttr:$tile,
+    OptionalAttr<DenseI64ArrayAttr>:$permutation
   );
   let assemblyFormat = [{
     $src `to` $dst `offsets` ` ` `[` $offsets `]` `tile` $tile attr-dict
