@@ -131,7 +131,7 @@ macro_rules! device_outline {
 }
 macro_rules! device_lower {
     () => {
-        "func.func(gpu-async-region), lower-affine, gpu.module(gpu.func(canonicalize, cse, loop-invariant-code-motion, canonicalize, cse)), convert-scf-to-cf, tessel-scope-launches"
+        "func.func(gpu-async-region), lower-affine, gpu.module(gpu.func(canonicalize, cse, loop-invariant-code-motion, canonicalize, cse)), convert-scf-to-cf, gpu.module(gpu.func(mem2reg)), tessel-scope-launches"
     };
 }
 /// The part of both lowerings that keeps the gpu dialect: outlined kernels with `cf`
@@ -139,7 +139,8 @@ macro_rules! device_lower {
 /// are simplified first (`canonicalize`, `cse`, `loop-invariant-code-motion`), as the
 /// LLVM optimizer behind PTX and AMDGCN simplifies them anyway, so that sim counts
 /// the index arithmetic a GPU runs rather than each thread id read and bound
-/// recomputed where the passes left it.
+/// recomputed where the passes left it; `mem2reg` keeps one-element private buffers
+/// (`tessel-promote-registers`' registers) in registers, as SROA does behind PTX.
 pub const DEVICE_PREP: &str = concat!(device_outline!(), ", ", device_lower!());
 /// The device preparation's first part: the kernels outlined, the host code still
 /// structured (what `tessel-autotune`'s estimate interprets).
@@ -342,7 +343,7 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "tessel-pad-banks",
-        summary: "Pad the rows of the shared buffers of tiled kernels (tgpu.alloc_shared) by the smallest number of elements that spreads each warp's accesses over the 32 banks, from the affine subscripts and the loop thread x takes (paper 000 eqs. 20-21)",
+        summary: "Remove the bank conflicts of the shared buffers of tiled kernels (tgpu.alloc_shared) by paper 000 Fig. 4's decision tree: store a buffer as a structure of arrays or transposed (the copy's permutation, the subscripts reordered) and pad its rows by the smallest number of elements that spreads each warp's accesses over the 32 banks, from the affine subscripts and the loop thread x takes (eqs. 20-21)",
         options: &[],
         example: "%s = tgpu.alloc_shared [32, 32] padding [0, 0] : memref<32x32xf32, 3>; affine.load %s[%x, %i] (thread x on %x)  =>  %s = tgpu.alloc_shared [32, 32] padding [0, 1] : memref<32x33xf32, 3>",
         kind: PassKind::Rust {
@@ -364,7 +365,7 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "tessel-promote-registers",
-        summary: "Keep in a register the array element a loop of a kernel reads or updates at the same subscripts in every iteration (gemm's C[i][j] across k): one load before the loop, a loop-carried value, one store after it, where no other access in the loop may touch it and the loop holds no barrier (paper 001 sec. 7.3)",
+        summary: "Keep in a register the array element a loop of a kernel reads or updates at the same subscripts in every iteration (gemm's C[i][j] across k): one load before the loop, a loop-carried value, one store after it, where no other access in the loop may touch it and the loop holds no barrier (paper 001 sec. 7.3); and a shared buffer each thread uses only at its own element (tgpu.alloc_shared indexed by the thread ids) as a one-element private buffer, dropping the launch's barriers where nothing is left for them to order (paper 002 sec. 3.1.1, Fig. 2)",
         options: &[],
         example: "scf.for %k ... { %c = memref.load %C[%i, %j]; ...; memref.store %s, %C[%i, %j] }  =>  %c0 = memref.load %C[%i, %j]; %r = scf.for %k ... iter_args(%c = %c0) { ...; scf.yield %s }; memref.store %r, %C[%i, %j]",
         kind: PassKind::Rust {

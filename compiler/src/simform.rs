@@ -458,6 +458,14 @@ unsafe fn lower_op(b: &mut Builder, op: MlirOperation, code: &mut Vec<Inst>) -> 
             b.consts.insert(result(0).ptr as usize, v);
             b.k.consts.push((d, v));
         }
+        // An undefined value (`mem2reg`'s for a register read before any store): any
+        // value is right; sim takes 0.
+        "ub.poison" => {
+            rty(0)?;
+            let d = b.def(result(0));
+            b.consts.insert(result(0).ptr as usize, 0);
+            b.k.consts.push((d, 0));
+        }
         "arith.cmpi" | "arith.cmpf" => {
             let p = mlirIntegerAttrGetValueInt(
                 attr(op, "predicate").ok_or("a comparison without a predicate")?,

@@ -1,7 +1,16 @@
 //! `tessel-promote-registers` (PromoteRegisters): keeps in a register the array
 //! element that a loop of a kernel reads or updates at the same place in every
-//! iteration, such as gemm's `C[i][j]` across the `k` loop of a thread.
+//! iteration, such as gemm's `C[i][j]` across the `k` loop of a thread; and a shared
+//! buffer that each thread uses only at its own element (paper 002's pattern 1).
 //!
+//! First, in each `gpu.launch`, paper 002 sec. 3.1.1 (Fig. 2: PathFinder's `result`):
+//! a `tgpu.alloc_shared` whose every access is at the thread ids themselves (the same
+//! subscripts everywhere, covering every thread dimension of the block) carries no data
+//! between threads, so it becomes a one-element `memref.alloca` (a register after the
+//! device preparation's `mem2reg`); the launch's barriers go where nothing is left for
+//! them to order ([`shared_to_registers`] gives the conditions). A remark says which.
+//!
+//! Then the register tiles of loops:
 //! For each `scf.for` inside a `gpu.launch`, innermost first: the accesses to one
 //! memref made directly in the loop's body (not under an `scf.if` or an inner loop), all
 //! with the same subscript values, defined outside the loop, form the loop's register
@@ -30,7 +39,7 @@
 //! `memref` inside); before the device preparation. Loops outside launches are left
 //! alone (the host's compiler does this for the host).
 //! Spec: paper 001 (PPCG) sec. 7.3 (register tiles); paper 002 (registers before shared
-//! memory); ARCHITECTURE.md "IR at each step", step 7.
+//! memory, sec. 3.1.1 and Fig. 2); ARCHITECTURE.md "IR at each step", step 7.
 //!
 //! ```mlir
 //! scf.for %k = %lb to %ub step %c1 {
@@ -58,6 +67,11 @@ pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
     let mut loops = Vec::new();
     // SAFETY: the pass manager gives a live operation that this pass alone changes.
     unsafe {
+        let mut launches = Vec::new();
+        collect_launches(op, &mut launches);
+        for l in launches {
+            shared_to_registers(l)?;
+        }
         collect(op, false, &mut loops);
         for l in loops {
             promote(l)?;
@@ -76,6 +90,280 @@ unsafe fn collect(op: MlirOperation, in_kernel: bool, out: &mut Vec<MlirOperatio
     }
     if in_kernel && name == "scf.for" {
         out.push(op);
+    }
+}
+
+/// The `gpu.launch` operations under `op`.
+unsafe fn collect_launches(op: MlirOperation, out: &mut Vec<MlirOperation>) {
+    for c in unsafe { crate::mlir::children(op) } {
+        match unsafe { op_name(c) } == "gpu.launch" {
+            true => out.push(c),
+            false => unsafe { collect_launches(c, out) },
+        }
+    }
+}
+
+/// The thread dimension (0 for x) whose id `v` is inside `launch`: the launch body's
+/// thread id arguments, or a `gpu.thread_id` in it.
+unsafe fn thread_dim(v: MlirValue, launch: MlirOperation) -> Option<usize> {
+    unsafe {
+        if mlirValueIsABlockArgument(v) {
+            let b = mlirBlockArgumentGetOwner(v);
+            let k = mlirBlockArgumentGetArgNumber(v) as usize;
+            return (mlirBlockEqual(b, body(launch)) && (3..6).contains(&k)).then(|| k - 3);
+        }
+        let def = mlirOpResultGetOwner(v);
+        if op_name(def) != "gpu.thread_id" || !within(def, launch) {
+            return None;
+        }
+        let dim = crate::mlir::print_attr(mlirOperationGetAttributeByName(
+            def,
+            string_ref("dimension"),
+        ));
+        ["x", "y", "z"]
+            .iter()
+            .position(|d| dim.ends_with(&format!("{d}>")))
+    }
+}
+
+/// The constant block size of `launch` in each dimension, where it is one.
+unsafe fn block_sizes(launch: MlirOperation) -> [Option<i64>; 3] {
+    unsafe {
+        let seg = mlirOperationGetAttributeByName(launch, string_ref("operandSegmentSizes"));
+        let asyncs = match seg.ptr.is_null() {
+            true => 0,
+            false => mlirDenseI32ArrayGetElement(seg, 0) as isize,
+        };
+        let mut out = [None; 3];
+        for (d, o) in out.iter_mut().enumerate() {
+            let v = mlirOperationGetOperand(launch, asyncs + 3 + d as isize);
+            if mlirValueIsAOpResult(v) {
+                let def = mlirOpResultGetOwner(v);
+                if op_name(def) == "arith.constant" {
+                    *o = crate::mlir::int_attr(def, "value");
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The subscripts of `access` (a load or store of `memref`, `affine` with the identity
+/// map or `memref`), None for another use.
+unsafe fn plain_subscripts(access: MlirOperation, memref: MlirValue) -> Option<Vec<MlirValue>> {
+    unsafe {
+        let name = op_name(access);
+        let first = match name.as_str() {
+            "memref.load" | "affine.load" => 1,
+            "memref.store" | "affine.store" => 2,
+            _ => return None,
+        };
+        if !mlirValueEqual(mlirOperationGetOperand(access, first - 1), memref) {
+            return None;
+        }
+        if name.starts_with("affine.") {
+            let map = mlirAffineMapAttrGetValue(mlirOperationGetAttributeByName(
+                access,
+                string_ref("map"),
+            ));
+            if !mlirAffineMapIsIdentity(map) {
+                return None;
+            }
+        }
+        Some(
+            (first..mlirOperationGetNumOperands(access))
+                .map(|k| mlirOperationGetOperand(access, k))
+                .collect(),
+        )
+    }
+}
+
+/// Paper 002's pattern 1 (sec. 3.1.1, Fig. 2): a shared buffer of `launch` that each
+/// thread accesses only at its own element becomes a register of each thread, and the
+/// launch's barriers are dropped where nothing is left for them to order.
+///
+/// A `tgpu.alloc_shared` qualifies when every use is a load or store whose subscripts
+/// are the thread ids themselves, the same at every access, one per dimension of the
+/// buffer and each of another thread dimension; every thread dimension of the block
+/// (constant sizes) with more than one thread has its subscript, and the buffer holds
+/// the block in each (so no two threads share an element, and none is out of bounds:
+/// the buffer carries no data between threads). It becomes a `memref.alloca` of one
+/// element (private memory; `mem2reg` in the device preparation makes it a register).
+///
+/// The barriers are then needless when the launch keeps no shared memory, holds
+/// operations of known memory effects only, and each memref it writes (but its own
+/// private ones) it never reads and writes with one store outside any loop: a thread
+/// writes such an element once, so two threads writing one element do so in the same
+/// barrier interval whatever the barriers, and nothing the launch reads changes.
+unsafe fn shared_to_registers(launch: MlirOperation) -> Result<(), String> {
+    unsafe {
+        let mut inside = Vec::new();
+        nested(launch, &mut inside);
+        let sizes = block_sizes(launch);
+        let mut promoted = Vec::new();
+        let allocs: Vec<MlirOperation> = inside
+            .into_iter()
+            .filter(|o| op_name(*o) == "tgpu.alloc_shared")
+            .collect();
+        for alloc in allocs.iter() {
+            let buffer = mlirOperationGetResult(*alloc, 0);
+            let t = mlirValueGetType(buffer);
+            let elem = mlirShapedTypeGetElementType(t);
+            let accesses: Vec<MlirOperation> = uses(buffer).into_iter().map(|(u, _)| u).collect();
+            let Some(Some(first)) = accesses.first().map(|a| plain_subscripts(*a, buffer)) else {
+                continue;
+            };
+            let same = accesses.iter().all(|a| {
+                plain_subscripts(*a, buffer).is_some_and(|s| {
+                    s.len() == first.len()
+                        && s.iter().zip(&first).all(|(x, y)| mlirValueEqual(*x, *y))
+                })
+            });
+            let dims: Vec<Option<usize>> = first.iter().map(|v| thread_dim(*v, launch)).collect();
+            let covers = (0..3).all(|d| match sizes[d] {
+                Some(1) => true,
+                Some(n) => dims
+                    .iter()
+                    .enumerate()
+                    .any(|(k, e)| *e == Some(d) && mlirShapedTypeGetDimSize(t, k as isize) >= n),
+                None => false,
+            });
+            let distinct = dims
+                .iter()
+                .enumerate()
+                .all(|(k, d)| d.is_some() && dims[..k].iter().all(|e| e != d));
+            if !same || !covers || !distinct || zero(elem).is_none() {
+                continue;
+            }
+            let ty = print_type(elem);
+            let reg = format!("memref<{ty}>");
+            let (made, _) = instantiate(
+                *alloc,
+                &format!("func.func @r() -> {reg} {{\n  %r = memref.alloca() : {reg}\n  return %r : {reg}\n}}"),
+                &[],
+            )?;
+            let r = made[0];
+            mlirOperationSetLocation(mlirOpResultGetOwner(r), mlirOperationGetLocation(*alloc));
+            for a in accesses {
+                let loc = mlirOperationGetLocation(a);
+                let (vals, ops) = match op_name(a).ends_with(".load") {
+                    true => instantiate(
+                        a,
+                        &format!("func.func @l(%r: {reg}) -> {ty} {{\n  %v = memref.load %r[] : {reg}\n  return %v : {ty}\n}}"),
+                        &[r],
+                    )?,
+                    false => instantiate(
+                        a,
+                        &format!("func.func @s(%v: {ty}, %r: {reg}) {{\n  memref.store %v, %r[] : {reg}\n  return\n}}"),
+                        &[mlirOperationGetOperand(a, 0), r],
+                    )?,
+                };
+                for o in ops {
+                    mlirOperationSetLocation(o, loc);
+                }
+                if let Some(v) = vals.first() {
+                    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(a, 0), *v);
+                }
+                mlirOperationDestroy(a);
+            }
+            promoted.push(mlirOperationGetLocation(*alloc));
+            mlirOperationDestroy(*alloc);
+        }
+        if promoted.is_empty() {
+            return Ok(());
+        }
+        let kept = barriers_needed(launch);
+        let mut barriers = Vec::new();
+        if kept.is_none() {
+            let mut now = Vec::new();
+            nested(launch, &mut now);
+            barriers.extend(now.into_iter().filter(|o| op_name(*o) == "gpu.barrier"));
+        }
+        let why = match kept {
+            Some(why) => format!("barriers kept: {why}"),
+            None => format!(
+                "{} barrier{} dropped",
+                barriers.len(),
+                if barriers.len() == 1 { "" } else { "s" }
+            ),
+        };
+        for b in barriers {
+            mlirOperationDestroy(b);
+        }
+        for loc in promoted {
+            let note = format!(
+                "shared buffer kept in a register of each thread (paper 002 sec. 3.1.1): every access is at the thread's own element; {why}"
+            );
+            tessel_dialects::tesselEmitRemark(loc, string_ref(&note));
+        }
+        Ok(())
+    }
+}
+
+/// Why the barriers of `launch` may still order something (see
+/// [`shared_to_registers`]); None when they order nothing.
+unsafe fn barriers_needed(launch: MlirOperation) -> Option<&'static str> {
+    unsafe {
+        let mut inside = Vec::new();
+        nested(launch, &mut inside);
+        if crate::mlir::int_attr(launch, "workgroup_attributions").unwrap_or(0) > 0
+            || inside.iter().any(|o| op_name(*o) == "tgpu.alloc_shared")
+        {
+            return Some("the launch keeps shared memory");
+        }
+        let allowed =
+            |n: &str| known(n) || matches!(n, "gpu.barrier" | "gpu.terminator" | "gpu.yield");
+        if inside
+            .iter()
+            .any(|o| !allowed(&op_name(*o)) || op_name(*o) == "tgpu.tile_copy")
+        {
+            return Some("the launch holds operations whose memory effects are not known");
+        }
+        let private = |m: MlirValue| {
+            mlirValueIsAOpResult(m) && op_name(mlirOpResultGetOwner(m)) == "memref.alloca"
+        };
+        let memref_of = |o: MlirOperation| -> Option<(MlirValue, bool)> {
+            match op_name(o).as_str() {
+                "memref.load" | "affine.load" => Some((mlirOperationGetOperand(o, 0), false)),
+                "memref.store" | "affine.store" => Some((mlirOperationGetOperand(o, 1), true)),
+                _ => None,
+            }
+        };
+        let accesses: Vec<(MlirOperation, MlirValue, bool)> = inside
+            .iter()
+            .filter_map(|o| memref_of(*o).map(|(m, w)| (*o, m, w)))
+            .filter(|(_, m, _)| !private(*m))
+            .collect();
+        // Any other use of a memref (a view, a cast) may alias.
+        if inside.iter().any(|o| {
+            memref_of(*o).is_none()
+                && (0..mlirOperationGetNumOperands(*o))
+                    .any(|k| mlirTypeIsAMemRef(mlirValueGetType(mlirOperationGetOperand(*o, k))))
+        }) {
+            return Some("the launch uses a memref other than by loads and stores");
+        }
+        for (store, m, _) in accesses.iter().filter(|a| a.2) {
+            let r = root(*m);
+            let others = accesses
+                .iter()
+                .filter(|(o, n, _)| o.ptr != store.ptr && may_alias(r, root(*n)))
+                .count();
+            let mut p = mlirOperationGetParentOperation(*store);
+            let mut in_loop = false;
+            while !p.ptr.is_null() && p.ptr != launch.ptr {
+                in_loop |= matches!(
+                    op_name(p).as_str(),
+                    "scf.for" | "scf.while" | "scf.parallel" | "affine.for"
+                );
+                p = mlirOperationGetParentOperation(p);
+            }
+            if others > 0 || in_loop {
+                return Some(
+                    "a memref the launch writes is also read, written again or written in a loop",
+                );
+            }
+        }
+        None
     }
 }
 
