@@ -193,17 +193,7 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
     let candidates = candidates(&defaults);
     let params: HashMap<String, i64> = funcs.iter().map(|f| (f.name.clone(), f.param)).collect();
     // The rule's candidate first: what it cost to simulate bounds how many others are.
-    let rule = evaluate(&text, &candidates[0], gpu, &params, sample);
-    let cost = rule.as_ref().map_or(0, |e| e.executed).max(1);
-    let within = ((BUDGET / cost) as usize).clamp(1, candidates.len());
-    let mut times = vec![rule];
-    times.extend(evaluate_all(
-        &text,
-        &candidates[1..within],
-        gpu,
-        &params,
-        sample,
-    ));
+    let (times, within) = evaluate_all(&text, &candidates, gpu, &params, sample);
     let times: Vec<Result<HashMap<String, f64>, String>> =
         times.into_iter().map(|r| r.map(|e| e.times)).collect();
     let skipped = candidates.len() - within;
@@ -508,20 +498,25 @@ fn scaled(d: &[i64], k: usize, num: i64, den: i64) -> Option<Vec<i64>> {
     Some(v)
 }
 
-/// Each function's estimated seconds under each candidate (`[c][function]`), the
-/// candidates evaluated on all cores (each in an MLIR context and a sim of its own),
-/// with a progress line on a terminal.
+/// Each function's estimated seconds under each candidate the budget admits
+/// (`[c][function]`, see [`BUDGET`]), and how many those are; the candidates evaluated
+/// on all cores (each in an MLIR context and a sim of its own), with a progress line
+/// on a terminal.
 fn evaluate_all(
     text: &str,
     candidates: &[Vec<Choice>],
     gpu: &'static Gpu,
     params: &HashMap<String, i64>,
     sample: u64,
-) -> Vec<Result<Estimates, String>> {
+) -> (Vec<Result<Estimates, String>>, usize) {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
+    // How many candidates the budget admits: all until the rule's (the first) cost is
+    // known, so that the other cores start on the next ones meanwhile; those past the
+    // budget are dropped, so the choice does not depend on timing.
+    let within = AtomicUsize::new(candidates.len());
     let results: Mutex<Vec<Option<Result<Estimates, String>>>> =
         Mutex::new(vec![None; candidates.len()]);
     let progress = std::io::stderr().is_terminal();
@@ -532,8 +527,16 @@ fn evaluate_all(
         for _ in 0..workers {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= within.load(Ordering::SeqCst) {
+                    break;
+                }
                 let Some(c) = candidates.get(i) else { break };
                 let r = evaluate(text, c, gpu, params, sample);
+                if i == 0 {
+                    let cost = r.as_ref().map_or(0, |e| e.executed).max(1);
+                    let n = ((BUDGET / cost) as usize).clamp(1, candidates.len());
+                    within.store(n, Ordering::SeqCst);
+                }
                 results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
                 let d = done.fetch_add(1, Ordering::SeqCst) + 1;
                 if progress {
@@ -550,12 +553,15 @@ fn evaluate_all(
     if progress {
         eprint!("\r{:60}\r", "");
     }
-    results
+    let within = within.into_inner();
+    let results = results
         .into_inner()
         .unwrap_or_else(|e| e.into_inner())
         .into_iter()
+        .take(within)
         .map(|r| r.unwrap_or_else(|| Err("not evaluated".into())))
-        .collect()
+        .collect();
+    (results, within)
 }
 
 /// Each function's estimated seconds under candidate `c`, and the thread instructions
