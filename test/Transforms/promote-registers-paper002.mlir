@@ -13,11 +13,12 @@
 
 // REMARK: promote-registers-paper002.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: shared buffer kept in a register of each thread (paper 002 sec. 3.1.1): every access is at the thread's own element; barriers kept: the launch keeps shared memory
 // REMARK: promote-registers-paper002.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: shared buffer kept in a register of each thread (paper 002 sec. 3.1.1): every access is at the thread's own element; 2 barriers dropped
+// REMARK: promote-registers-paper002.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: shared buffer kept in a register of each thread (paper 002 sec. 3.1.1): every access is at the thread's own element; barriers kept: a memref the launch writes is also read, written again or written in a loop
 
 // CHECK-LABEL: func.func @pathfinder(
 // CHECK: gpu.launch
-// CHECK: %[[PREV:.*]] = tgpu.alloc_shared [64] padding [0] : memref<64xf32, #gpu.address_space<workgroup>>
-// CHECK: %[[RES:.*]] = memref.alloca() : memref<f32>
+// CHECK-NEXT: %[[RES:.*]] = memref.alloca() : memref<f32>
+// CHECK-NEXT: %[[PREV:.*]] = tgpu.alloc_shared [64] padding [0] : memref<64xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for
 // CHECK: memref.load %[[PREV]]
 // CHECK: memref.store %{{.*}}, %[[RES]][] : memref<f32>
@@ -104,12 +105,55 @@ func.func @row_sums(%out: memref<128xf32>) {
   return
 }
 
+// A buffer allocated inside a loop is still one buffer per block for the whole launch
+// (as tessel-lower-shared places it): what one iteration stores the next reads. The
+// register stands at the top of the launch.
+// CHECK-LABEL: func.func @allocated_in_loop(
+// CHECK: gpu.launch
+// CHECK-NEXT: %[[REG:.*]] = memref.alloca() : memref<f32>
+// CHECK: scf.for
+// CHECK: memref.load %[[REG]][] : memref<f32>
+func.func @allocated_in_loop(%out: memref<128xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %base = arith.muli %bx, %c64 : index
+    %x = arith.addi %base, %tx : index
+    scf.for %i = %c0 to %c4 step %c1 {
+      %acc = tgpu.alloc_shared [64] padding [0] : memref<64xf32, #gpu.address_space<workgroup>>
+      %first = arith.cmpi eq, %i, %c0 : index
+      scf.if %first {
+        %zero = arith.constant 0.0 : f32
+        memref.store %zero, %acc[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+      }
+      %a = memref.load %acc[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+      %n = arith.index_cast %i : index to i32
+      %w = arith.sitofp %n : i32 to f32
+      %s = arith.addf %a, %w : f32
+      memref.store %s, %acc[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+      %last = arith.cmpi eq, %i, %c2 : index
+      scf.if %last {
+        memref.store %s, %out[%x] : memref<128xf32>
+      }
+    }
+    gpu.terminator
+  }
+  return
+}
+
 // OUT: 5
 // OUT-NEXT: 4
 // OUT-NEXT: 1036
 // OUT-NEXT: 0
 // OUT-NEXT: 600
 // OUT-NEXT: 48768
+// OUT-NEXT: 3
+// OUT-NEXT: 3
+// OUT-NEXT: 384
 // PROFILE: "kernel": "row_sums_kernel", {{.*}} "shared_load_requests": 0, "shared_load_wavefronts": 0, "shared_store_requests": 0, "shared_store_wavefronts": 0, "barriers": 0,
 func.func @main() {
   %c0 = arith.constant 0 : index
@@ -140,6 +184,9 @@ func.func @main() {
   gpu.memcpy %out, %dout : memref<128xf32>, memref<128xf32>
   func.call @report(%out) : (memref<128xf32>) -> ()
   func.call @row_sums(%dout) : (memref<128xf32>) -> ()
+  gpu.memcpy %out, %dout : memref<128xf32>, memref<128xf32>
+  func.call @report(%out) : (memref<128xf32>) -> ()
+  func.call @allocated_in_loop(%dout) : (memref<128xf32>) -> ()
   gpu.memcpy %out, %dout : memref<128xf32>, memref<128xf32>
   func.call @report(%out) : (memref<128xf32>) -> ()
   return

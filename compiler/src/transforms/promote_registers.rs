@@ -188,7 +188,8 @@ unsafe fn plain_subscripts(access: MlirOperation, memref: MlirValue) -> Option<V
 /// (constant sizes) with more than one thread has its subscript, and the buffer holds
 /// the block in each (so no two threads share an element, and none is out of bounds:
 /// the buffer carries no data between threads). It becomes a `memref.alloca` of one
-/// element (private memory; `mem2reg` in the device preparation makes it a register).
+/// element at the top of the launch (private memory; `mem2reg` in the device
+/// preparation makes it a register).
 ///
 /// The barriers are then needless when the launch keeps no shared memory, holds
 /// operations of known memory effects only, and each memref it writes (but its own
@@ -237,8 +238,12 @@ unsafe fn shared_to_registers(launch: MlirOperation) -> Result<(), String> {
             }
             let ty = print_type(elem);
             let reg = format!("memref<{ty}>");
+            // At the top of the launch, as the lowering places the shared buffer: one per
+            // block for the whole launch, even where the allocation stands in a loop (a
+            // value written in one iteration is read in the next).
+            let top = mlirBlockGetFirstOperation(body(launch));
             let (made, _) = instantiate(
-                *alloc,
+                top,
                 &format!("func.func @r() -> {reg} {{\n  %r = memref.alloca() : {reg}\n  return %r : {reg}\n}}"),
                 &[],
             )?;
