@@ -638,6 +638,21 @@ pub(crate) unsafe fn instantiate(
     }
 }
 
+/// The operations named `name` nested in `op`, not looking inside those found.
+///
+/// # Safety
+/// `op` is a live operation.
+pub(crate) unsafe fn outermost_named(op: MlirOperation, name: &str) -> Vec<MlirOperation> {
+    let mut out = Vec::new();
+    for c in unsafe { children(op) } {
+        match unsafe { op_name(c) } == name {
+            true => out.push(c),
+            false => out.extend(unsafe { outermost_named(c, name) }),
+        }
+    }
+    out
+}
+
 /// The integer attribute `name` of `op`, if it has one.
 ///
 /// # Safety

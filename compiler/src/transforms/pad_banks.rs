@@ -57,9 +57,7 @@
 
 use super::map_to_gpu::band_ops;
 use crate::analysis::coalescing::{coefficients, element_bytes, thread_order};
-use crate::mlir::{
-    children, has_attr as has, instantiate, int_attr, iv, op_name, print_type, string_ref,
-};
+use crate::mlir::{has_attr as has, instantiate, int_attr, iv, op_name, print_type, string_ref};
 use crate::registry::Options;
 use mlir_sys::*;
 
@@ -73,9 +71,7 @@ const MAX_PAD: i64 = 32;
 pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
     // SAFETY: the pass manager gives a live operation that this pass alone changes.
     unsafe {
-        let mut allocs = Vec::new();
-        collect(op, "tgpu.alloc_shared", &mut allocs);
-        for a in allocs {
+        for a in crate::mlir::outermost_named(op, "tgpu.alloc_shared") {
             if let Some((x, step)) = thread_x(a) {
                 pad(a, x, step)?;
             }
@@ -116,15 +112,6 @@ unsafe fn thread_x(alloc: MlirOperation) -> Option<(MlirValue, i64)> {
             string_ref("step"),
         ));
         Some((counters[x], step))
-    }
-}
-
-unsafe fn collect(op: MlirOperation, name: &str, out: &mut Vec<MlirOperation>) {
-    for c in unsafe { children(op) } {
-        match unsafe { op_name(c) } == name {
-            true => out.push(c),
-            false => unsafe { collect(c, name, out) },
-        }
     }
 }
 

@@ -67,9 +67,7 @@ pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
     let mut loops = Vec::new();
     // SAFETY: the pass manager gives a live operation that this pass alone changes.
     unsafe {
-        let mut launches = Vec::new();
-        collect_launches(op, &mut launches);
-        for l in launches {
+        for l in crate::mlir::outermost_named(op, "gpu.launch") {
             shared_to_registers(l)?;
         }
         collect(op, false, &mut loops);
@@ -90,16 +88,6 @@ unsafe fn collect(op: MlirOperation, in_kernel: bool, out: &mut Vec<MlirOperatio
     }
     if in_kernel && name == "scf.for" {
         out.push(op);
-    }
-}
-
-/// The `gpu.launch` operations under `op`.
-unsafe fn collect_launches(op: MlirOperation, out: &mut Vec<MlirOperation>) {
-    for c in unsafe { crate::mlir::children(op) } {
-        match unsafe { op_name(c) } == "gpu.launch" {
-            true => out.push(c),
-            false => unsafe { collect_launches(c, out) },
-        }
     }
 }
 
