@@ -26,9 +26,13 @@
 // C's 4 elements into registers...
 // CHECK: %[[C:.*]]:4 = scf.if %{{.*}} -> (f32, f32, f32, f32) {
 // CHECK-COUNT-4: memref.load %{{.*}} : memref<128x128xf32>
-// ...one loop over k carrying the 4 sums...
-// CHECK: %[[R:.*]]:4 = scf.for %{{.*}} iter_args(%[[S0:.*]] = %[[C]]#0, %[[S1:.*]] = %[[C]]#1, %[[S2:.*]] = %[[C]]#2, %[[S3:.*]] = %[[C]]#3) -> (f32, f32, f32, f32) {
-// ...4 elements of A's box, one of B's for all 4 rows.
+// ...one loop over k carrying the 4 sums, 4 steps of k at a time where the k tile is
+// full (its trip count a multiple of 4: the loads of 4 steps in flight together)...
+// CHECK: %[[KN:.*]] = arith.remsi %{{.*}}, %c4 : index
+// CHECK-NEXT: %[[FULL:.*]] = arith.cmpi eq, %[[KN]], %c0 : index
+// CHECK-NEXT: %[[R:.*]]:4 = scf.if %[[FULL]] -> (f32, f32, f32, f32) {
+// CHECK-NEXT: %{{.*}}:4 = scf.for %{{.*}} step %c4 iter_args(%[[S0:.*]] = %[[C]]#0, %[[S1:.*]] = %[[C]]#1, %[[S2:.*]] = %[[C]]#2, %[[S3:.*]] = %[[C]]#3) -> (f32, f32, f32, f32) {
+// ...each step 4 elements of A's box, one of B's for all 4 rows.
 // CHECK-COUNT-4: memref.load %[[SA]]
 // CHECK-NOT: memref.load %[[SA]]
 // CHECK: %[[BV:.*]] = memref.load %[[SB]]
@@ -37,10 +41,21 @@
 // CHECK-NEXT: arith.mulf %{{.*}}, %[[BV]] : f32
 // CHECK-NEXT: arith.mulf %{{.*}}, %[[BV]] : f32
 // CHECK-NEXT: arith.mulf %{{.*}}, %[[BV]] : f32
-// CHECK-NEXT: arith.addf %[[S0]]
-// CHECK-NEXT: arith.addf %[[S1]]
-// CHECK-NEXT: arith.addf %[[S2]]
-// CHECK-NEXT: arith.addf %[[S3]]
+// CHECK-NEXT: %[[T0:.*]] = arith.addf %[[S0]]
+// CHECK-NEXT: %[[T1:.*]] = arith.addf %[[S1]]
+// CHECK-NEXT: %[[T2:.*]] = arith.addf %[[S2]]
+// CHECK-NEXT: %[[T3:.*]] = arith.addf %[[S3]]
+// The next step of k adds to these sums.
+// CHECK-COUNT-4: memref.load %[[SA]]
+// CHECK: memref.load %[[SB]]
+// CHECK: arith.addf %[[T0]]
+// CHECK-COUNT-8: memref.load %[[SA]]
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.yield
+// A k tile of another length: the loop one step at a time.
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.for %{{.*}} step %c1 iter_args
 // CHECK: scf.if
 // CHECK-NEXT: memref.store %[[R]]#0
 // CHECK-NEXT: memref.store %[[R]]#1

@@ -23,6 +23,14 @@
 //! a thread's 4 sums, and each step reads one element of B for the 4 rows (paper 000
 //! Fig. 2(b)).
 //!
+//! Then the sequential loops of kernels (a thread's loop over its tile's points of a
+//! reduction, such as matrix-vector's `j` or gemm's jammed `k`): an innermost `scf.for`
+//! of step 1 whose body loads and has no region or barrier is unrolled by 8, 4 or 2 (the
+//! most that keeps the copies within 128 operations) where its trip count is a
+//! multiple of the factor, as in a full tile, so that the loads of several iterations
+//! are in flight together; elsewhere it runs as it was ([`unroll_sequential`]). This
+//! keeps the order of the iterations, so it is legal for any loop.
+//!
 //! Legality: the loop is a point loop mapped to threads, coincident (no dependence
 //! between its iterations: `tessel-schedule`), so its iterations may be distributed
 //! and interleaved in any order. The body must lie below guards that do not depend on
@@ -68,6 +76,11 @@ pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
             if let Some(shape) = shape(l) {
                 unroll(l, &shape)?;
             }
+        }
+        let mut seq = Vec::new();
+        sequential(op, false, &mut seq);
+        for l in seq {
+            unroll_sequential(l)?;
         }
     }
     Ok(())
@@ -638,5 +651,221 @@ impl Forms {
             self.of.insert(v.ptr as usize, f);
             None
         }
+    }
+}
+/// The most operations an unrolled sequential loop's body may hold (all copies).
+const MAX_UNROLLED_OPS: usize = 128;
+
+/// The innermost sequential loops of kernels that [`unroll_sequential`] takes: an
+/// `scf.for` inside a `gpu.launch`, of step 1 (a constant), over `index`, not a
+/// coarsened point loop, whose body has no region and no barrier (operations with no
+/// region, run in order), and loads at least one element (latency to overlap).
+unsafe fn sequential(op: MlirOperation, in_kernel: bool, out: &mut Vec<MlirOperation>) {
+    for c in unsafe { children(op) } {
+        let name = unsafe { op_name(c) };
+        let inside = in_kernel || name == "gpu.launch";
+        unsafe { sequential(c, inside, out) };
+        if !inside || name != "scf.for" || unsafe { has(c, COARSENED) || has(c, "unsignedCmp") } {
+            continue;
+        }
+        unsafe {
+            if constant(mlirOperationGetOperand(c, 2)) != Some(1)
+                || !mlirTypeIsAIndex(mlirValueGetType(mlirOperationGetOperand(c, 0)))
+            {
+                continue;
+            }
+            let ops = block_ops(body(c));
+            let simple = ops
+                .iter()
+                .all(|o| mlirOperationGetNumRegions(*o) == 0 && op_name(*o) != "gpu.barrier");
+            let loads = ops.iter().any(|o| op_name(*o) == "memref.load");
+            if simple && loads {
+                out.push(c);
+            }
+        }
+    }
+}
+
+/// Unrolls a sequential loop `l` of a kernel ([`sequential`]) by `U` (8, 4 or 2, the
+/// most whose copies stay within [`MAX_UNROLLED_OPS`]) where its trip count is a
+/// multiple of `U` (a full tile's point loop), so that the loads of `U` iterations are in
+/// flight together; the loop as it was runs otherwise:
+///
+/// ```mlir
+/// %r = scf.for %k = %lo to %hi step %c1 iter_args(%a = %init) -> (f32) { B(%k, %a) }
+/// // =>
+/// %r = scf.if ((%hi - %lo) mod U == 0) -> (f32) {
+///   %x = scf.for %k = %lo to %hi step U iter_args(%a = %init) -> (f32) {
+///     B(%k, %a) ; B(%k + 1, ...) ; ... ; B(%k + U - 1, ...)   // one block
+///   }
+/// } else { the loop }
+/// ```
+///
+/// Legal for any loop: the copies run the iterations in their order, each with the
+/// values the previous one yields.
+unsafe fn unroll_sequential(l: MlirOperation) -> Result<(), String> {
+    unsafe {
+        let b = body(l);
+        let yield_op = mlirBlockGetTerminator(b);
+        let ops: Vec<MlirOperation> = block_ops(b)
+            .into_iter()
+            .filter(|o| o.ptr != yield_op.ptr)
+            .collect();
+        let Some(factor) = [8usize, 4, 2]
+            .into_iter()
+            .find(|u| u * ops.len().max(1) <= MAX_UNROLLED_OPS)
+        else {
+            return Ok(());
+        };
+        let n = mlirOperationGetNumResults(l) as usize;
+        let types: Vec<String> = (0..n)
+            .map(|k| {
+                crate::mlir::print_type(mlirValueGetType(mlirOperationGetResult(l, k as isize)))
+            })
+            .collect();
+        let ty = types.join(", ");
+        let params: Vec<String> = std::iter::once("%lo: index, %hi: index".to_string())
+            .chain((0..n).map(|k| format!("%i{k}: {}", types[k])))
+            .collect();
+        let inits: Vec<String> = (0..n).map(|k| format!("%a{k} = %i{k}")).collect();
+        let carried: Vec<String> = (0..n).map(|k| format!("%a{k}")).collect();
+        let inputs: Vec<String> = (0..n).map(|k| format!("%i{k}")).collect();
+        let (ret, iter, yield_then, yield_else, results) = match n {
+            0 => (
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+            ),
+            _ => (
+                format!(" -> ({ty})"),
+                format!(" iter_args({}) -> ({ty})", inits.join(", ")),
+                format!("    scf.yield {} : {ty}\n", carried.join(", ")),
+                format!("    scf.yield {} : {ty}\n", inputs.join(", ")),
+                format!("%r:{n} = "),
+            ),
+        };
+        let loop_results = match n {
+            0 => String::new(),
+            _ => format!("%x:{n} = "),
+        };
+        let yield_x = match n {
+            0 => String::new(),
+            _ => format!(
+                "    scf.yield {} : {ty}\n",
+                (0..n)
+                    .map(|k| format!("%x#{k}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        let returned = match n {
+            0 => "  return\n".to_string(),
+            _ => format!(
+                "  return {} : {ty}\n",
+                (0..n)
+                    .map(|k| format!("%r#{k}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        let text = format!(
+            "func.func @unrolled({}){ret} {{
+  %c0 = arith.constant 0 : index
+  %u = arith.constant {factor} : index
+  %tc = arith.subi %hi, %lo : index
+  %rem = arith.remsi %tc, %u : index
+  %full = arith.cmpi eq, %rem, %c0 : index
+  {results}scf.if %full{ret} {{
+    {loop_results}scf.for %k = %lo to %hi step %u{iter} {{
+{yield_then}    }}
+{yield_x}  }} else {{
+{yield_else}  }}
+{returned}}}",
+            params.join(", ")
+        );
+        let mut args = vec![mlirOperationGetOperand(l, 0), mlirOperationGetOperand(l, 1)];
+        args.extend((0..n).map(|k| mlirOperationGetOperand(l, 3 + k as isize)));
+        let (values, made) = instantiate(l, &text, &args)?;
+        let loc = mlirOperationGetLocation(l);
+        let guard = made
+            .iter()
+            .copied()
+            .find(|o| op_name(*o) == "scf.if")
+            .ok_or("internal: the unrolling template has no scf.if")?;
+        for o in &made {
+            mlirOperationSetLocation(*o, loc);
+        }
+        mlirOperationSetLocation(guard, loc);
+        // The unrolled loop: copies of the body, the iteration variable k + j.
+        let then_block = mlirRegionGetFirstBlock(mlirOperationGetRegion(guard, 0));
+        let unrolled = block_ops(then_block)
+            .into_iter()
+            .find(|o| op_name(*o) == "scf.for")
+            .ok_or("internal: the unrolling template has no loop")?;
+        mlirOperationSetLocation(unrolled, loc);
+        let ub = body(unrolled);
+        let new_yield = mlirBlockGetTerminator(ub);
+        let k = iv(unrolled);
+        let mut current: Vec<MlirValue> = (0..n)
+            .map(|j| mlirBlockGetArgument(ub, 1 + j as isize))
+            .collect();
+        for j in 0..factor {
+            let kj = match j {
+                0 => k,
+                _ => {
+                    let (v, made) = instantiate(
+                        new_yield,
+                        &format!("func.func @k(%k: index) -> index {{\n  %c = arith.constant {j} : index\n  %v = arith.addi %k, %c : index\n  return %v : index\n}}"),
+                        &[k],
+                    )?;
+                    for o in made {
+                        mlirOperationSetLocation(o, loc);
+                    }
+                    v[0]
+                }
+            };
+            let mut map: Vec<(MlirValue, MlirValue)> = vec![(iv(l), kj)];
+            for (a, c) in current.iter().enumerate() {
+                map.push((mlirBlockGetArgument(b, 1 + a as isize), *c));
+            }
+            for o in &ops {
+                let c = mlirOperationClone(*o);
+                for x in 0..mlirOperationGetNumOperands(c) {
+                    let v = mlirOperationGetOperand(c, x);
+                    if let Some((_, w)) = map.iter().find(|(f, _)| mlirValueEqual(*f, v)) {
+                        mlirOperationSetOperand(c, x, *w);
+                    }
+                }
+                mlirBlockInsertOwnedOperationBefore(ub, new_yield, c);
+                for r in 0..mlirOperationGetNumResults(*o) {
+                    map.push((mlirOperationGetResult(*o, r), mlirOperationGetResult(c, r)));
+                }
+            }
+            current = (0..n)
+                .map(|a| {
+                    let v = mlirOperationGetOperand(yield_op, a as isize);
+                    map.iter()
+                        .find(|(f, _)| mlirValueEqual(*f, v))
+                        .map(|(_, w)| *w)
+                        .unwrap_or(v)
+                })
+                .collect();
+        }
+        mlirOperationSetOperands(new_yield, n as isize, current.as_ptr());
+        // The loop as it was, in the else branch.
+        for (a, v) in values.iter().enumerate() {
+            mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(l, a as isize), *v);
+        }
+        let else_block = mlirRegionGetFirstBlock(mlirOperationGetRegion(guard, 1));
+        let else_yield = mlirBlockGetTerminator(else_block);
+        mlirOperationRemoveFromParent(l);
+        mlirBlockInsertOwnedOperationBefore(else_block, else_yield, l);
+        let results: Vec<MlirValue> = (0..n)
+            .map(|a| mlirOperationGetResult(l, a as isize))
+            .collect();
+        mlirOperationSetOperands(else_yield, n as isize, results.as_ptr());
+        Ok(())
     }
 }

@@ -31,6 +31,16 @@
 //!   in a race-free kernel no other thread touches the element while the loop runs;
 //! - the loop carries no values already (its results would need the same rebuild).
 //!
+//! Last, an element a thread alone uses in a loop with barriers (a tile loop staging
+//! data through shared memory) or under conditions, such as matrix-vector's `y[i]`
+//! across the loop over tiles of `j`: where every access to its array in the launch
+//! stands in that loop, at subscripts the loop does not change, it is kept in a
+//! register for the whole loop, loaded where the loop first loads it (a flag says
+//! whether it has been) and stored once after it if the loop stored to it. With a
+//! barrier in the loop, the subscripts must give distinct elements to the threads of a
+//! block, which is checked exactly on their linear forms in the thread ids
+//! ([`guarded`] gives the conditions).
+//!
 //! Memory a register holds costs no local-memory traffic on any device; a `memref.alloca`
 //! of one element would (sim counts private accesses as local memory, as a GPU does
 //! before SROA), so a tile of one element is the loop-carried value itself.
@@ -73,6 +83,11 @@ pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
         collect(op, false, &mut loops);
         for l in loops {
             promote(l)?;
+        }
+        for l in crate::mlir::outermost_named(op, "gpu.launch") {
+            for g in guarded(l) {
+                keep_guarded(&g, l)?;
+            }
         }
     }
     Ok(())
@@ -726,6 +741,505 @@ unsafe fn promote(l: MlirOperation) -> Result<(), String> {
     }
 }
 
+/// A subscript as `Σ threads[d] × thread id d + Σ coefficient × atom + constant`, each
+/// atom a value the same in every thread of a block (by identity).
+#[derive(Clone, Debug, PartialEq)]
+struct Linear {
+    threads: [i64; 3],
+    atoms: Vec<(usize, i64)>,
+    constant: i64,
+}
+
+impl Linear {
+    fn constant(c: i64) -> Self {
+        Linear {
+            threads: [0; 3],
+            atoms: Vec::new(),
+            constant: c,
+        }
+    }
+
+    /// `self + k × other`, None on overflow.
+    fn add(&self, other: &Linear, k: i64) -> Option<Linear> {
+        let mut out = self.clone();
+        for d in 0..3 {
+            out.threads[d] = out.threads[d].checked_add(other.threads[d].checked_mul(k)?)?;
+        }
+        for (a, c) in &other.atoms {
+            let c = c.checked_mul(k)?;
+            match out.atoms.iter_mut().find(|x| x.0 == *a) {
+                Some(x) => x.1 = x.1.checked_add(c)?,
+                None => out.atoms.push((*a, c)),
+            }
+        }
+        out.atoms.retain(|x| x.1 != 0);
+        out.atoms.sort();
+        out.constant = out.constant.checked_add(other.constant.checked_mul(k)?)?;
+        Some(out)
+    }
+
+    fn is_constant(&self) -> bool {
+        self.threads == [0; 3] && self.atoms.is_empty()
+    }
+}
+
+/// Whether `v` has one value in all the threads of a block of `launch` (while they run
+/// a loop with a barrier, which they reach together): values from outside the launch,
+/// block ids and sizes, constants, the induction variables of loops with such bounds,
+/// and pure arithmetic of these. Loads and thread ids are not.
+unsafe fn uniform(v: MlirValue, launch: MlirOperation, depth: u32) -> bool {
+    unsafe {
+        if depth > 64 {
+            return false;
+        }
+        if mlirValueIsABlockArgument(v) {
+            let b = mlirBlockArgumentGetOwner(v);
+            let owner = mlirBlockGetParentOperation(b);
+            let k = mlirBlockArgumentGetArgNumber(v);
+            if !within(owner, launch) {
+                return true;
+            }
+            if owner.ptr == launch.ptr {
+                return !(3..6).contains(&k);
+            }
+            return op_name(owner) == "scf.for"
+                && k == 0
+                && (0..3).all(|o| uniform(mlirOperationGetOperand(owner, o), launch, depth + 1));
+        }
+        let def = mlirOpResultGetOwner(v);
+        if !within(def, launch) {
+            return true;
+        }
+        let name = op_name(def);
+        if matches!(
+            name.as_str(),
+            "gpu.block_id" | "gpu.block_dim" | "gpu.grid_dim" | "arith.constant"
+        ) {
+            return true;
+        }
+        let pure = name.starts_with("arith.") || name.starts_with("index.");
+        pure && mlirOperationGetNumRegions(def) == 0
+            && (0..mlirOperationGetNumOperands(def))
+                .all(|k| uniform(mlirOperationGetOperand(def, k), launch, depth + 1))
+    }
+}
+
+/// `v` as a [`Linear`] form over `launch`'s thread ids and uniform atoms, where it is one.
+unsafe fn linear(v: MlirValue, launch: MlirOperation, depth: u32) -> Option<Linear> {
+    unsafe {
+        if depth > 64 {
+            return None;
+        }
+        if let Some(d) = thread_dim(v, launch) {
+            let mut l = Linear::constant(0);
+            l.threads[d] = 1;
+            return Some(l);
+        }
+        if mlirValueIsAOpResult(v) {
+            let def = mlirOpResultGetOwner(v);
+            let name = op_name(def);
+            let operand = |k| linear(mlirOperationGetOperand(def, k), launch, depth + 1);
+            match name.as_str() {
+                "arith.constant" if mlirTypeIsAIndex(mlirValueGetType(v)) => {
+                    return crate::mlir::int_attr(def, "value").map(Linear::constant);
+                }
+                "arith.addi" | "arith.subi" => {
+                    let (a, b) = (operand(0)?, operand(1)?);
+                    return a.add(&b, if name == "arith.addi" { 1 } else { -1 });
+                }
+                "arith.muli" => {
+                    let (a, b) = (operand(0)?, operand(1)?);
+                    let (c, x) = match (a.is_constant(), b.is_constant()) {
+                        (true, _) => (a.constant, b),
+                        (_, true) => (b.constant, a),
+                        _ => return uniform(v, launch, depth).then(|| atom(v)),
+                    };
+                    return Linear::constant(0).add(&x, c);
+                }
+                _ => {}
+            }
+        }
+        uniform(v, launch, depth).then(|| atom(v))
+    }
+}
+
+fn atom(v: MlirValue) -> Linear {
+    Linear {
+        threads: [0; 3],
+        atoms: vec![(v.ptr as usize, 1)],
+        constant: 0,
+    }
+}
+
+/// Whether the elements `groups` (each a subscript list in [`Linear`] form) name are
+/// distinct: between the groups of one thread, and with `across_threads` between those
+/// of any two threads of a block of `sizes` threads. The groups must share their atoms
+/// in each dimension (then two elements are equal exactly when their thread terms and
+/// constants are), and the block's size must be known where thread ids appear.
+fn distinct(groups: &[Vec<Linear>], sizes: [Option<i64>; 3], across_threads: bool) -> bool {
+    let Some(first) = groups.first() else {
+        return true;
+    };
+    let same_atoms = groups
+        .iter()
+        .all(|g| g.len() == first.len() && g.iter().zip(first).all(|(a, b)| a.atoms == b.atoms));
+    if !same_atoms {
+        return false;
+    }
+    // The extents over which to enumerate: every thread of the block, or (within one
+    // thread) the thread dimensions along which the groups' thread terms differ.
+    let mut extents = [1i64; 3];
+    for d in 0..3 {
+        let varies = groups.iter().any(|g| {
+            g.iter()
+                .zip(first)
+                .any(|(a, b)| a.threads[d] != b.threads[d])
+        });
+        if across_threads || varies {
+            // (A dimension of unknown size that no subscript uses may still hold
+            // several threads, which would share their elements.)
+            match sizes[d] {
+                Some(n) if n >= 1 => extents[d] = n,
+                _ => return false,
+            }
+        }
+    }
+    if extents.iter().product::<i64>() * groups.len() as i64 > 1 << 16 {
+        return false;
+    }
+    let mut seen = std::collections::HashSet::new();
+    for z in 0..extents[2] {
+        for y in 0..extents[1] {
+            for x in 0..extents[0] {
+                let mut own = std::collections::HashSet::new();
+                for g in groups {
+                    let key: Vec<i64> = g
+                        .iter()
+                        .map(|a| {
+                            a.threads[0] * x + a.threads[1] * y + a.threads[2] * z + a.constant
+                        })
+                        .collect();
+                    if !own.insert(key.clone()) || (across_threads && !seen.insert(key)) {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+    true
+}
+
+/// One memref of a launch all of whose accesses stand in one loop with barriers (or
+/// under conditions), at subscripts defined before it: each element kept in a register.
+struct Guarded {
+    memref: MlirValue,
+    l: MlirOperation,
+    /// The distinct subscript lists, and the accesses at each.
+    groups: Vec<(Vec<MlirValue>, Vec<MlirOperation>)>,
+    stored: bool,
+}
+
+/// The elements of `launch` that stay in a register across the outermost loop that
+/// holds every access to their memref: what the register tiles of [`tiles`] left,
+/// where the loop has barriers or the accesses stand under conditions or in inner
+/// loops. Exact under these conditions, all checked:
+/// - every access to the memref in the launch is a load or store in the loop, at
+///   subscripts defined before the loop or computed in it from such values by
+///   arithmetic that cannot trap (moved before the loop); no other memref the launch uses may alias it,
+///   and the loop holds operations of known memory effects only (and barriers);
+/// - the subscript lists of one thread name distinct elements (their forms differ by
+///   constants); where the loop stores to the memref and holds a barrier, so do those of
+///   any two threads of the block (a thread's elements are its own: no other thread
+///   reads or writes them between two barriers). Without a barrier, the loop is one
+///   barrier interval, in which a race-free kernel lets no other thread touch an
+///   element the thread writes.
+///
+/// Each element's register is loaded where the loop first loads it (a flag says whether
+/// it holds the element yet), so no load runs that the loop did not run, and stored once
+/// after the loop if the loop stored to it. Nothing else in the launch touches the
+/// memref, so no other thread sees the later store.
+unsafe fn guarded(launch: MlirOperation) -> Vec<Guarded> {
+    unsafe {
+        let mut inside = Vec::new();
+        nested(launch, &mut inside);
+        let mut memrefs: Vec<MlirValue> = Vec::new();
+        for o in &inside {
+            for k in 0..mlirOperationGetNumOperands(*o) {
+                let v = mlirOperationGetOperand(*o, k);
+                if mlirTypeIsAMemRef(mlirValueGetType(v))
+                    && !memrefs.iter().any(|m| mlirValueEqual(*m, v))
+                {
+                    memrefs.push(v);
+                }
+            }
+        }
+        let sizes = block_sizes(launch);
+        let mut out = Vec::new();
+        for m in memrefs.iter().copied() {
+            let t = mlirValueGetType(m);
+            if defined_inside(m, launch) || zero(mlirShapedTypeGetElementType(t)).is_none() {
+                continue;
+            }
+            let r = root(m);
+            if r == Root::Unknown
+                || memrefs
+                    .iter()
+                    .any(|n| !mlirValueEqual(*n, m) && may_alias(r, root(*n)))
+            {
+                continue;
+            }
+            let accesses: Vec<MlirOperation> = uses(m)
+                .into_iter()
+                .map(|(u, _)| u)
+                .filter(|u| within(*u, launch))
+                .collect();
+            let mut groups: Vec<(Vec<MlirValue>, Vec<MlirOperation>)> = Vec::new();
+            let mut plain = true;
+            let mut stored = false;
+            for a in &accesses {
+                let Some(s) =
+                    plain_subscripts(*a, m).filter(|_| op_name(*a).starts_with("memref."))
+                else {
+                    plain = false;
+                    break;
+                };
+                stored |= op_name(*a) == "memref.store";
+                match groups.iter_mut().find(|(g, _)| {
+                    g.len() == s.len() && g.iter().zip(&s).all(|(x, y)| mlirValueEqual(*x, *y))
+                }) {
+                    Some((_, list)) => list.push(*a),
+                    None => groups.push((s, vec![*a])),
+                }
+            }
+            if !plain || accesses.is_empty() {
+                continue;
+            }
+            // The loops around the first access, outermost first; the first that holds
+            // every access with the subscripts defined before it.
+            let mut chain = Vec::new();
+            let mut p = mlirOperationGetParentOperation(accesses[0]);
+            while !p.ptr.is_null() && p.ptr != launch.ptr {
+                if op_name(p) == "scf.for" {
+                    chain.push(p);
+                }
+                p = mlirOperationGetParentOperation(p);
+            }
+            let Some(l) = chain.into_iter().rev().find(|l| {
+                accesses.iter().all(|a| within(*a, *l))
+                    && groups
+                        .iter()
+                        .all(|(g, _)| g.iter().all(|v| invariant(*v, *l, 0)))
+            }) else {
+                continue;
+            };
+            let mut body_ops = Vec::new();
+            nested(l, &mut body_ops);
+            if body_ops
+                .iter()
+                .any(|o| !known(&op_name(*o)) && op_name(*o) != "gpu.barrier")
+            {
+                continue;
+            }
+            let barrier = body_ops.iter().any(|o| op_name(*o) == "gpu.barrier");
+            let forms: Option<Vec<Vec<Linear>>> = groups
+                .iter()
+                .map(|(g, _)| g.iter().map(|v| linear(*v, launch, 0)).collect())
+                .collect();
+            // Loads only: nothing in the launch writes the memref, so any copies agree.
+            let ok = !stored
+                || (groups.len() == 1 && !barrier)
+                || forms.is_some_and(|f| distinct(&f, sizes, barrier));
+            if ok {
+                out.push(Guarded {
+                    memref: m,
+                    l,
+                    groups,
+                    stored,
+                });
+            }
+        }
+        out
+    }
+}
+
+/// Arithmetic that may run before a loop in place of where it stands inside it: it
+/// neither traps nor touches memory.
+fn hoistable(name: &str) -> bool {
+    matches!(
+        name,
+        "arith.constant"
+            | "arith.addi"
+            | "arith.subi"
+            | "arith.muli"
+            | "arith.andi"
+            | "arith.ori"
+            | "arith.xori"
+            | "arith.minsi"
+            | "arith.maxsi"
+            | "arith.minui"
+            | "arith.maxui"
+            | "arith.cmpi"
+            | "arith.select"
+            | "arith.index_cast"
+            | "arith.index_castui"
+    )
+}
+
+/// Whether `v` is defined before loop `l`, or computed inside it by [`hoistable`]
+/// arithmetic of such values.
+unsafe fn invariant(v: MlirValue, l: MlirOperation, depth: u32) -> bool {
+    unsafe {
+        if !defined_inside(v, l) {
+            return true;
+        }
+        if depth > 64 || mlirValueIsABlockArgument(v) {
+            return false;
+        }
+        let def = mlirOpResultGetOwner(v);
+        hoistable(&op_name(def))
+            && (0..mlirOperationGetNumOperands(def))
+                .all(|k| invariant(mlirOperationGetOperand(def, k), l, depth + 1))
+    }
+}
+
+/// Moves the computation of `v` (an [`invariant`] value) before loop `l`.
+unsafe fn hoist(v: MlirValue, l: MlirOperation) {
+    unsafe {
+        if !defined_inside(v, l) {
+            return;
+        }
+        let def = mlirOpResultGetOwner(v);
+        for k in 0..mlirOperationGetNumOperands(def) {
+            hoist(mlirOperationGetOperand(def, k), l);
+        }
+        mlirOperationMoveBefore(def, l);
+    }
+}
+
+/// Keeps `g`'s elements in registers of each thread across its loop (see [`guarded`]):
+/// for each, a one-element `memref.alloca` at the top of `launch` and a flag (0: not
+/// loaded, 1: loaded, 2: stored), zeroed before the loop; loads read the element into
+/// the register where the flag is 0, stores write the register, and after the loop the
+/// register is stored where the flag is 2. `mem2reg` in the device preparation turns
+/// both into values.
+unsafe fn keep_guarded(g: &Guarded, launch: MlirOperation) -> Result<(), String> {
+    unsafe {
+        let mt = print_type(mlirValueGetType(g.memref));
+        let e = print_type(mlirShapedTypeGetElementType(mlirValueGetType(g.memref)));
+        let reg = format!("memref<{e}>");
+        let top = mlirBlockGetFirstOperation(body(launch));
+        let after = mlirOperationGetNextInBlock(g.l);
+        let loc = mlirOperationGetLocation(g.l);
+        for (subs, accesses) in &g.groups {
+            for v in subs {
+                hoist(*v, g.l);
+            }
+            let (made, ops) = instantiate(
+                top,
+                &format!("func.func @r() -> ({reg}, memref<i32>) {{\n  %r = memref.alloca() : {reg}\n  %f = memref.alloca() : memref<i32>\n  return %r, %f : {reg}, memref<i32>\n}}"),
+                &[],
+            )?;
+            let (r, f) = (made[0], made[1]);
+            for o in ops {
+                relocate(o, loc);
+            }
+            let (_, ops) = instantiate(
+                g.l,
+                "func.func @z(%f: memref<i32>) {\n  %c = arith.constant 0 : i32\n  memref.store %c, %f[] : memref<i32>\n  return\n}",
+                &[f],
+            )?;
+            for o in ops {
+                relocate(o, loc);
+            }
+            // The templates' arguments: the memref, its subscripts, the register, the flag.
+            let mut params = vec![format!("%m: {mt}")];
+            params.extend((0..subs.len()).map(|k| format!("%i{k}: index")));
+            params.extend([format!("%r: {reg}"), "%f: memref<i32>".to_string()]);
+            let params = params.join(", ");
+            let names: Vec<String> = (0..subs.len()).map(|k| format!("%i{k}")).collect();
+            let names = names.join(", ");
+            let first = mlirOperationGetLocation(accesses[0]);
+            let mut args = vec![g.memref];
+            args.extend(subs.iter().copied());
+            args.extend([r, f]);
+            for a in accesses {
+                let at = mlirOperationGetLocation(*a);
+                let (vals, ops) = match op_name(*a) == "memref.load" {
+                    true => instantiate(
+                        *a,
+                        &format!(
+                            "func.func @l({params}) -> {e} {{
+  %s = memref.load %f[] : memref<i32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %new = arith.cmpi eq, %s, %c0 : i32
+  scf.if %new {{
+    %x = memref.load %m[{names}] : {mt}
+    memref.store %x, %r[] : {reg}
+    memref.store %c1, %f[] : memref<i32>
+  }}
+  %v = memref.load %r[] : {reg}
+  return %v : {e}
+}}"
+                        ),
+                        &args,
+                    )?,
+                    false => {
+                        let mut a2 = vec![mlirOperationGetOperand(*a, 0)];
+                        a2.extend([r, f]);
+                        instantiate(
+                            *a,
+                            &format!(
+                                "func.func @s(%v: {e}, %r: {reg}, %f: memref<i32>) {{
+  %c2 = arith.constant 2 : i32
+  memref.store %v, %r[] : {reg}
+  memref.store %c2, %f[] : memref<i32>
+  return
+}}"
+                            ),
+                            &a2,
+                        )?
+                    }
+                };
+                for o in ops {
+                    relocate(o, at);
+                }
+                if let Some(v) = vals.first() {
+                    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(*a, 0), *v);
+                }
+                mlirOperationDestroy(*a);
+            }
+            if g.stored {
+                let (_, ops) = instantiate(
+                    after,
+                    &format!(
+                        "func.func @w({params}) {{
+  %s = memref.load %f[] : memref<i32>
+  %c2 = arith.constant 2 : i32
+  %dirty = arith.cmpi eq, %s, %c2 : i32
+  scf.if %dirty {{
+    %v = memref.load %r[] : {reg}
+    memref.store %v, %m[{names}] : {mt}
+  }}
+  return
+}}"
+                    ),
+                    &args,
+                )?;
+                for o in ops {
+                    relocate(o, loc);
+                }
+            }
+            let what = match g.stored {
+                true => "kept in a register across the loop, which has barriers or conditions (loaded where the loop first loads it, stored after it)",
+                false => "kept in a register across the loop, which has barriers or conditions (loaded where the loop first loads it)",
+            };
+            tessel_dialects::tesselEmitRemark(first, string_ref(what));
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -742,6 +1256,40 @@ mod tests {
         // Two arguments may be one array; an unknown root may be anything.
         assert!(may_alias(Root::Argument(a), Root::Argument(b)));
         assert!(may_alias(Root::Unknown, Root::Alloc(a)));
+    }
+
+    /// `c × tx + k`, with an atom `a` (a block's offset) of coefficient 1 when given.
+    fn form(c: i64, k: i64, a: Option<usize>) -> Linear {
+        let mut l = Linear::constant(k);
+        l.threads[0] = c;
+        l.atoms = a.map(|a| vec![(a, 1)]).unwrap_or_default();
+        l
+    }
+
+    #[test]
+    fn elements_of_threads_are_distinct_only_when_no_two_coincide() {
+        let four = [Some(4), Some(1), Some(1)];
+        // Rows tx and tx + 4 of 4 threads: 8 distinct elements.
+        let apart = [vec![form(1, 0, Some(7))], vec![form(1, 4, Some(7))]];
+        assert!(distinct(&apart, four, true));
+        // Rows tx and tx + 1: thread 0's second is thread 1's first; within one thread
+        // they are distinct.
+        let next = [vec![form(1, 0, None)], vec![form(1, 1, None)]];
+        assert!(!distinct(&next, four, true));
+        assert!(distinct(&next, four, false));
+        // A block of unknown size, or a dimension the subscripts do not use.
+        assert!(!distinct(&apart, [None, Some(1), Some(1)], true));
+        assert!(!distinct(&apart, [Some(4), Some(2), Some(1)], true));
+        // Two rows 2 tx and 2 tx + 1 interleave without meeting.
+        let pairs = [vec![form(2, 0, None)], vec![form(2, 1, None)]];
+        assert!(distinct(&pairs, four, true));
+        // Groups with different atoms cannot be compared.
+        let atoms = [vec![form(1, 0, Some(1))], vec![form(1, 0, Some(2))]];
+        assert!(!distinct(&atoms, four, false));
+        // Linear forms: 3 (tx + 2) - tx = 2 tx + 6.
+        let t = form(1, 2, None);
+        let three = Linear::constant(0).add(&t, 3).unwrap();
+        assert_eq!(three.add(&form(1, 0, None), -1).unwrap(), form(2, 6, None));
     }
 
     #[test]
