@@ -70,6 +70,24 @@ func.func @two_bands(%A: memref<32x32xf32>, %B: memref<32x32xf32>) {
 
 // -----
 
+// Arrays of 4096 elements: estimated with n = 1024, where another candidate must be
+// estimated 1.25x faster than the rule's to be chosen (the real size may rank them
+// otherwise).
+// DIAG: remark: autotune (model, gtx690, parameters 1024): {{.*}}; below the arrays' size, others must be 1.25x faster)
+// CHECK-LABEL: func.func @large(
+func.func @large(%n: index, %A: memref<4096xf32>) {
+  tpoly.scop {
+    affine.for %i = 0 to affine_map<()[s0] -> (s0)>()[%n] {
+      %a = affine.load %A[%i] : memref<4096xf32>
+      %b = arith.addf %a, %a : f32
+      affine.store %b, %A[%i] : memref<4096xf32>
+    }
+  }
+  return
+}
+
+// -----
+
 // A function without scops is left alone, without a remark.
 // DIAG-NOT: remark
 // CHECK-LABEL: func.func @host(
