@@ -42,6 +42,9 @@ static void kernel_threshold(int h, int w, int thr,
 {
   int i, j;
   int v;
+  /* The image, read once per pixel, staged through shared memory on request (the
+     share pragma of paper 000 Fig. 1: the automatic path leaves it in global memory). */
+#pragma tessel share(img[TBY][TBX])
 #pragma scop
   for (i = 0; i < h; i++)
     for (j = 0; j < w; j++) {

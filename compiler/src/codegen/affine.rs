@@ -137,10 +137,7 @@ pub(crate) fn signature(scop: &Scop) -> Vec<String> {
     let mut args = Vec::new();
     for a in &scop.args {
         match a {
-            FuncArg::Array(i) => {
-                let arr = &scop.arrays[*i];
-                args.push(format!("%{}: {}", ident(&arr.name), arr.memref_type()));
-            }
+            FuncArg::Array(i) => args.push(array_arg(&scop.arrays[*i])),
             FuncArg::Param(p) => {
                 let p = &scop.params[*p];
                 args.push(format!("%{}: {}", ident(&p.name), p.ty.mlir()));
@@ -150,13 +147,21 @@ pub(crate) fn signature(scop: &Scop) -> Vec<String> {
                 let t = scop.scalars[*i].ty.mlir();
                 args.push(format!("{}: memref<{t}>", scalar_value(scop, *i)));
             }
-            FuncArg::Outer(OuterVar::Array(i)) => {
-                let arr = &scop.arrays[*i];
-                args.push(format!("%{}: {}", ident(&arr.name), arr.memref_type()));
-            }
+            FuncArg::Outer(OuterVar::Array(i)) => args.push(array_arg(&scop.arrays[*i])),
         }
     }
     args
+}
+
+/// An array's argument, named by its C name in its location (`loc("A")`), so that the
+/// passes can find the arrays a `share` pragma names (`tessel-promote-shared`).
+fn array_arg(arr: &Array) -> String {
+    let name = arr.name.replace('\\', "\\\\").replace('"', "\\\"");
+    format!(
+        "%{}: {} loc(\"{name}\")",
+        ident(&arr.name),
+        arr.memref_type()
+    )
 }
 
 /// The SSA name of a loop's counter, `%i.l3`: the `.l` keeps it apart from the fresh

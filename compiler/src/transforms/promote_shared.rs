@@ -31,6 +31,15 @@
 //!     rows are at least a 32-byte sector wide: the copy reads them with consecutive
 //!     threads, and `tessel-pad-banks` keeps the column reads of the copy conflict-free.
 //!
+//! A share pragma (paper 000 Fig. 1: `share [#tpoly.share<"A"...>]` on the scop) names
+//! seeds: an array it names is promoted under the first three conditions alone, before
+//! the others (so it has the budget first), whatever its reuse; a remark says why a
+//! named array is not. An array's C name is the name of its argument's location
+//! (`loc("A")`, which the frontend gives it). The partition's extents are not enforced
+//! (the box is the tile's footprint), and paper 000's candidate closure and profit
+//! model (sec. 3.2) are not built: the arrays the pragma does not name follow the rule
+//! above.
+//!
 //! The rewrite: at the top of the anchor's body a `tgpu.alloc_shared` of the box, a
 //! `tgpu.tile_copy` of the box at its offset (an `affine.apply` of the loops outside and
 //! the parameters) and one `gpu.barrier`; each `affine.load` of the array under the
@@ -142,6 +151,34 @@ unsafe fn promote_scop(scop: MlirOperation, min_reuse: f64) -> Result<(), String
     Ok(())
 }
 
+/// The C names of the arrays of `scop`'s share pragma (`share [#tpoly.share<"A"...>]`).
+unsafe fn share_hints(scop: MlirOperation) -> Vec<String> {
+    unsafe {
+        let a = attr(scop, "share");
+        if a.ptr.is_null() || !mlirAttributeIsAArray(a) {
+            return Vec::new();
+        }
+        (0..mlirArrayAttrGetNumElements(a))
+            .filter_map(|k| {
+                let text = crate::mlir::print_attr(mlirArrayAttrGetElement(a, k));
+                let start = text.find('"')? + 1;
+                let len = text[start..].find('"')?;
+                Some(text[start..start + len].to_string())
+            })
+            .collect()
+    }
+}
+
+/// The C name of array `v`: the name of its location where it is one (`loc("A")`, as
+/// the frontend gives the arrays' arguments).
+unsafe fn c_name(v: MlirValue) -> Option<String> {
+    unsafe {
+        let loc = mlirValueGetLocation(v);
+        mlirLocationIsAName(loc)
+            .then(|| crate::mlir::from_string_ref(mlirIdentifierStr(mlirLocationNameGetName(loc))))
+    }
+}
+
 /// The innermost tile loop of the band of `tiles`, down its perfectly nested loops.
 unsafe fn anchor_of(tiles: &[MlirOperation]) -> MlirOperation {
     unsafe {
@@ -216,110 +253,149 @@ unsafe fn promote_band(
             .collect::<Result<_, _>>()?;
         let mut budget = BUDGET;
         let mut promoted = Vec::new();
-        for (name, value) in &s.arrays {
-            let t = mlirValueGetType(*value);
-            if !mlirTypeIsAMemRef(t) || mlirShapedTypeGetRank(t) == 0 {
-                continue;
+        // The arrays a share pragma names come first (paper 000 sec. 3: the seeds), and
+        // go to shared memory wherever they can, whatever the reuse.
+        let named = share_hints(scop);
+        let hinted = |v: MlirValue| c_name(v).is_some_and(|n| named.contains(&n));
+        let mut order: Vec<&(String, MlirValue)> = s.arrays.iter().collect();
+        order.sort_by_key(|(_, v)| !hinted(*v));
+        let mut seen = Vec::new();
+        for (name, value) in order {
+            let seed = hinted(*value);
+            if seed {
+                seen.extend(c_name(*value));
             }
-            let def = match mlirValueIsAOpResult(*value) {
-                true => mlirOpResultGetOwner(*value),
-                false => mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(*value)),
+            let decided: Result<Promotion, &str> = 'decide: {
+                let t = mlirValueGetType(*value);
+                if !mlirTypeIsAMemRef(t) || mlirShapedTypeGetRank(t) == 0 {
+                    break 'decide Err("not an array");
+                }
+                let def = match mlirValueIsAOpResult(*value) {
+                    true => mlirOpResultGetOwner(*value),
+                    false => mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(*value)),
+                };
+                if within(def, scop) && def.ptr != scop.ptr {
+                    break 'decide Err("allocated inside the scop");
+                }
+                if super::transfers::writes(tiles[0], *value) {
+                    break 'decide Err("the kernel writes it");
+                }
+                let mut loads = Vec::new();
+                let mut other = false;
+                for (user, _) in crate::mlir::uses(*value) {
+                    if !within(user, anchor) {
+                        continue;
+                    }
+                    match op_name(user) == "affine.load" {
+                        true => loads.push(user),
+                        false => other = true,
+                    }
+                }
+                if loads.is_empty() || other {
+                    break 'decide Err("the tile does not only load it");
+                }
+                let rank = mlirShapedTypeGetRank(t) as usize;
+                let elems: Vec<String> = (0..rank).map(|k| format!("a{k}")).collect();
+                let universe = isl(UnionSet::read_from_str(
+                    ctx,
+                    &format!("{{ {name}[{}] }}", elems.join(", ")),
+                ))?;
+                let acc = isl(
+                    isl(isl(reads.copy())?.intersect_domain(isl(dom_in.copy())?))?
+                        .intersect_range(universe),
+                )?;
+                // The footprint of one anchor iteration, in a box of constant size.
+                let footprint = isl(isl(acc.copy())?.apply_domain(isl(r.copy())?))?;
+                if isl(footprint.is_empty())? {
+                    break 'decide Err("the tile reads none of it");
+                }
+                let hull =
+                    isl(isl(Map::from_union_map(footprint))?.get_range_simple_fixed_box_hull())?;
+                if !isl(hull.is_valid())? {
+                    break 'decide Err("its footprint per tile has no box of constant size");
+                }
+                let size = isl(hull.get_size())?;
+                let sizes: Vec<i64> = (0..rank)
+                    .map(|k| isl(size.get_at(k as i32)).and_then(|v| isl(v.get_num_si())))
+                    .collect::<Result<_, _>>()?;
+                // Reuse: two statement instances of one anchor iteration read one element.
+                let pairs = isl(isl(acc.copy())?.apply_range(isl(acc.reverse())?))?;
+                let shared = isl(isl(pairs.intersect(isl(same_tile.copy())?))?
+                    .subtract(isl(isl(dom_in.copy())?.identity())?))?;
+                let reused = !isl(shared.is_empty())?;
+                // Enough reuse: the reads of one anchor iteration (the array's loads in
+                // each statement times its instances) per element of the box.
+                let reads_per_tile: f64 = inside
+                    .iter()
+                    .zip(&instances)
+                    .map(|(k, n)| {
+                        let loads = s.stmts[*k]
+                            .ops
+                            .iter()
+                            .map(|o| loads_of(*o, *value))
+                            .sum::<usize>();
+                        loads as f64 * n
+                    })
+                    .sum();
+                let elements = sizes.iter().product::<i64>() as f64;
+                // Or a load uncoalesced along thread x, staged (paper 004): the copy reads
+                // rows of the box at least a sector wide with consecutive threads.
+                let row_bytes = sizes[rank - 1] * element_bytes(t) as i64;
+                let staged = row_bytes >= 32 && loads.iter().any(|l| uncoalesced(*l, x));
+                let reused = reused && reads_per_tile >= min_reuse * elements;
+                if !reused && !staged && !seed {
+                    break 'decide Err("no reuse and no uncoalesced access");
+                }
+                let bytes = sizes.iter().product::<i64>() * element_bytes(t) as i64;
+                if bytes > budget {
+                    break 'decide Err("its box does not fit in the shared memory left");
+                }
+                let offset = isl(hull.get_offset())?;
+                let mlir_ctx = mlirOperationGetContext(anchor);
+                let offsets: Option<Vec<MlirAffineExpr>> = (0..rank)
+                    .map(|k| {
+                        let a = isl(offset.get_at(k as i32)).ok()?;
+                        affine_of(mlir_ctx, &a, d, &s.params)
+                    })
+                    .collect();
+                let Some(offsets) = offsets else {
+                    break 'decide Err(
+                        "its box's offset is not affine in the loops and parameters",
+                    );
+                };
+                budget -= bytes;
+                Ok(Promotion {
+                    array: *value,
+                    sizes,
+                    offsets,
+                    loads,
+                    why: match (seed, reused) {
+                        (true, _) => "named by the share pragma (its partition's extents are not enforced: the box is the tile's footprint)",
+                        (false, true) => "read by several threads of the block",
+                        (false, false) => "read uncoalesced by thread x, copied by rows",
+                    },
+                })
             };
-            if within(def, scop) && def.ptr != scop.ptr {
-                continue;
-            }
-            if super::transfers::writes(tiles[0], *value) {
-                continue;
-            }
-            let mut loads = Vec::new();
-            let mut other = false;
-            for (user, _) in crate::mlir::uses(*value) {
-                if !within(user, anchor) {
-                    continue;
+            match decided {
+                Ok(p) => promoted.push(p),
+                Err(why) if seed => {
+                    let text = format!(
+                        "share pragma: '{}' not promoted to shared memory: {why}",
+                        c_name(*value).unwrap_or_default()
+                    );
+                    tessel_dialects::tesselEmitRemark(
+                        mlirOperationGetLocation(scop),
+                        string_ref(&text),
+                    );
                 }
-                match op_name(user) == "affine.load" {
-                    true => loads.push(user),
-                    false => other = true,
-                }
+                Err(_) => {}
             }
-            if loads.is_empty() || other {
-                continue;
-            }
-            let rank = mlirShapedTypeGetRank(t) as usize;
-            let elems: Vec<String> = (0..rank).map(|k| format!("a{k}")).collect();
-            let universe = isl(UnionSet::read_from_str(
-                ctx,
-                &format!("{{ {name}[{}] }}", elems.join(", ")),
-            ))?;
-            let acc = isl(
-                isl(isl(reads.copy())?.intersect_domain(isl(dom_in.copy())?))?
-                    .intersect_range(universe),
-            )?;
-            // The footprint of one anchor iteration, in a box of constant size.
-            let footprint = isl(isl(acc.copy())?.apply_domain(isl(r.copy())?))?;
-            if isl(footprint.is_empty())? {
-                continue;
-            }
-            let hull = isl(isl(Map::from_union_map(footprint))?.get_range_simple_fixed_box_hull())?;
-            if !isl(hull.is_valid())? {
-                continue;
-            }
-            let size = isl(hull.get_size())?;
-            let sizes: Vec<i64> = (0..rank)
-                .map(|k| isl(size.get_at(k as i32)).and_then(|v| isl(v.get_num_si())))
-                .collect::<Result<_, _>>()?;
-            // Reuse: two statement instances of one anchor iteration read one element.
-            let pairs = isl(isl(acc.copy())?.apply_range(isl(acc.reverse())?))?;
-            let shared = isl(isl(pairs.intersect(isl(same_tile.copy())?))?
-                .subtract(isl(isl(dom_in.copy())?.identity())?))?;
-            let reused = !isl(shared.is_empty())?;
-            // Enough reuse: the reads of one anchor iteration (the array's loads in
-            // each statement times its instances) per element of the box.
-            let reads_per_tile: f64 = inside
-                .iter()
-                .zip(&instances)
-                .map(|(k, n)| {
-                    let loads = s.stmts[*k]
-                        .ops
-                        .iter()
-                        .map(|o| loads_of(*o, *value))
-                        .sum::<usize>();
-                    loads as f64 * n
-                })
-                .sum();
-            let elements = sizes.iter().product::<i64>() as f64;
-            // Or a load uncoalesced along thread x, staged (paper 004): the copy reads
-            // rows of the box at least a sector wide with consecutive threads.
-            let row_bytes = sizes[rank - 1] * element_bytes(t) as i64;
-            let staged = row_bytes >= 32 && loads.iter().any(|l| uncoalesced(*l, x));
-            let reused = reused && reads_per_tile >= min_reuse * elements;
-            if !reused && !staged {
-                continue;
-            }
-            let bytes = sizes.iter().product::<i64>() * element_bytes(t) as i64;
-            if bytes > budget {
-                continue;
-            }
-            let offset = isl(hull.get_offset())?;
-            let mlir_ctx = mlirOperationGetContext(anchor);
-            let offsets: Option<Vec<MlirAffineExpr>> = (0..rank)
-                .map(|k| {
-                    let a = isl(offset.get_at(k as i32)).ok()?;
-                    affine_of(mlir_ctx, &a, d, &s.params)
-                })
-                .collect();
-            let Some(offsets) = offsets else { continue };
-            budget -= bytes;
-            promoted.push(Promotion {
-                array: *value,
-                sizes,
-                offsets,
-                loads,
-                why: match reused {
-                    true => "read by several threads of the block",
-                    false => "read uncoalesced by thread x, copied by rows",
-                },
-            });
+        }
+        for n in named.iter().filter(|n| !seen.contains(n)) {
+            let text = format!(
+                "share pragma: no array of the scop is named '{n}' (an array's C name is the location of its argument, loc(\"{n}\"))"
+            );
+            tessel_dialects::tesselEmitRemark(mlirOperationGetLocation(scop), string_ref(&text));
         }
         if promoted.is_empty() {
             return Ok(());
