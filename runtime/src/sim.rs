@@ -180,7 +180,8 @@ impl Sim {
     /// estimated time is the whole launch's (the longest block's latency chain is kept
     /// as found). For a model-driven choice between versions of a kernel
     /// (`tessel-autotune`): results in memory are those of the blocks run only. It runs
-    /// on one thread, since the tuner runs its candidates side by side.
+    /// on one thread, since the tuner runs its candidates side by side, and without the
+    /// race check of global memory (bounds and shared memory are still checked).
     pub fn sampled(gpu: &'static Gpu, blocks: u64) -> Result<Sim, String> {
         let mut s = Sim::new()?;
         s.gpu = gpu;
@@ -293,6 +294,12 @@ impl Sim {
     fn take_shadows(&mut self, worker: usize, plan: &Plan) -> Vec<Vec<Shadow>> {
         if self.shadows.len() <= worker {
             self.shadows.resize_with(worker + 1, HashMap::new);
+        }
+        // A sampled run estimates, it does not check: no shadows, no race check of
+        // global memory (the shadows of a candidate's arrays took most of its time in
+        // page faults).
+        if self.sample.is_some() {
+            return plan.granules().iter().map(|_| Vec::new()).collect();
         }
         let pool = &mut self.shadows[worker];
         plan.granules()
@@ -595,6 +602,48 @@ fn ieee_min_max(x: f64, y: f64, max: bool) -> f64 {
         x
     } else {
         y
+    }
+}
+
+/// [`bin`] for the integer operations that cannot fail, on the lanes of `mask` of
+/// registers `d = a op b` (offsets into `r`), the operation decided once for the warp
+/// rather than per lane (the interpreter's most frequent instructions: index
+/// arithmetic); false, doing nothing, for another operation.
+fn bin_lanes(
+    op: BinOp,
+    ty: Ty,
+    r: &mut [u64],
+    (d, a, b): (usize, usize, usize),
+    mask: u32,
+) -> bool {
+    let m = ty.mask();
+    macro_rules! each {
+        ($f:expr) => {{
+            let f = $f;
+            if mask == u32::MAX {
+                for l in 0..WARP {
+                    r[d + l] = f(r[a + l], r[b + l]);
+                }
+            } else {
+                lanes(mask, |l| r[d + l] = f(r[a + l], r[b + l]));
+            }
+            true
+        }};
+    }
+    match op {
+        BinOp::Add => each!(|x: u64, y: u64| x.wrapping_add(y) & m),
+        BinOp::Sub => each!(|x: u64, y: u64| x.wrapping_sub(y) & m),
+        BinOp::Mul => each!(|x: u64, y: u64| x.wrapping_mul(y) & m),
+        BinOp::And => each!(|x: u64, y: u64| x & y),
+        BinOp::Or => each!(|x: u64, y: u64| x | y),
+        BinOp::Xor => each!(|x: u64, y: u64| x ^ y),
+        BinOp::FAdd if ty == Ty::F32 => each!(|x: u64, y: u64| b32(f32v(x) + f32v(y))),
+        BinOp::FSub if ty == Ty::F32 => each!(|x: u64, y: u64| b32(f32v(x) - f32v(y))),
+        BinOp::FMul if ty == Ty::F32 => each!(|x: u64, y: u64| b32(f32v(x) * f32v(y))),
+        BinOp::FAdd if ty == Ty::F64 => each!(|x: u64, y: u64| b64(f64v(x) + f64v(y))),
+        BinOp::FSub if ty == Ty::F64 => each!(|x: u64, y: u64| b64(f64v(x) - f64v(y))),
+        BinOp::FMul if ty == Ty::F64 => each!(|x: u64, y: u64| b64(f64v(x) * f64v(y))),
+        _ => false,
     }
 }
 
@@ -1065,10 +1114,12 @@ impl<'a> Ctx<'a> {
                         let (d, a, b) =
                             (*d as usize * WARP, *a as usize * WARP, *b as usize * WARP);
                         let mut err = None;
-                        lanes(mask, |l| match bin(*op, *ty, r[a + l], r[b + l]) {
-                            Ok(v) => r[d + l] = v,
-                            Err(e) => err = Some((l, e)),
-                        });
+                        if !bin_lanes(*op, *ty, r, (d, a, b), mask) {
+                            lanes(mask, |l| match bin(*op, *ty, r[a + l], r[b + l]) {
+                                Ok(v) => r[d + l] = v,
+                                Err(e) => err = Some((l, e)),
+                            });
+                        }
                         if let Some((lane, e)) = err {
                             return Err(Fault {
                                 lane,
@@ -1340,8 +1391,8 @@ impl<'a> Ctx<'a> {
             Space::Global => {
                 let desc = &self.descs[mem as usize];
                 let (mut shadow, gran) = match self.shadows.get_mut(desc.bound) {
-                    Some(s) => (Some(s), self.grans[desc.bound]),
-                    None => (None, 4),
+                    Some(s) if !s.is_empty() => (Some(s), self.grans[desc.bound]),
+                    _ => (None, 4),
                 };
                 let owners = self.owners;
                 lanes(mask, |l| {
