@@ -746,28 +746,19 @@ unsafe fn unroll_sequential(l: MlirOperation) -> Result<(), String> {
                 format!("%r:{n} = "),
             ),
         };
-        let loop_results = match n {
-            0 => String::new(),
-            _ => format!("%x:{n} = "),
+        // `%x#0, %x#1, ...`: the results of the op named `%x`.
+        let each = |x: &str| {
+            (0..n)
+                .map(|k| format!("%{x}#{k}"))
+                .collect::<Vec<_>>()
+                .join(", ")
         };
-        let yield_x = match n {
-            0 => String::new(),
-            _ => format!(
-                "    scf.yield {} : {ty}\n",
-                (0..n)
-                    .map(|k| format!("%x#{k}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        };
-        let returned = match n {
-            0 => "  return\n".to_string(),
-            _ => format!(
-                "  return {} : {ty}\n",
-                (0..n)
-                    .map(|k| format!("%r#{k}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+        let (loop_results, yield_x, returned) = match n {
+            0 => (String::new(), String::new(), "  return\n".to_string()),
+            _ => (
+                format!("%x:{n} = "),
+                format!("    scf.yield {} : {ty}\n", each("x")),
+                format!("  return {} : {ty}\n", each("r")),
             ),
         };
         let text = format!(

@@ -399,6 +399,22 @@ fn known(name: &str) -> bool {
         )
 }
 
+/// The distinct memrefs `ops` use as operands, in order.
+unsafe fn memrefs_of(ops: &[MlirOperation]) -> Vec<MlirValue> {
+    let mut memrefs: Vec<MlirValue> = Vec::new();
+    for o in ops {
+        for k in 0..unsafe { mlirOperationGetNumOperands(*o) } {
+            let v = unsafe { mlirOperationGetOperand(*o, k) };
+            if unsafe { mlirTypeIsAMemRef(mlirValueGetType(v)) }
+                && !memrefs.iter().any(|m| unsafe { mlirValueEqual(*m, v) })
+            {
+                memrefs.push(v);
+            }
+        }
+    }
+    memrefs
+}
+
 /// Every operation nested in `op`'s regions.
 unsafe fn nested(op: MlirOperation, out: &mut Vec<MlirOperation>) {
     for c in unsafe { crate::mlir::children(op) } {
@@ -521,17 +537,7 @@ unsafe fn tiles(l: MlirOperation) -> Vec<Tile> {
             return Vec::new();
         }
         // Every memref the loop uses, for the aliasing check.
-        let mut memrefs: Vec<MlirValue> = Vec::new();
-        for o in &inside {
-            for k in 0..mlirOperationGetNumOperands(*o) {
-                let v = mlirOperationGetOperand(*o, k);
-                if mlirTypeIsAMemRef(mlirValueGetType(v))
-                    && !memrefs.iter().any(|m| mlirValueEqual(*m, v))
-                {
-                    memrefs.push(v);
-                }
-            }
-        }
+        let memrefs = memrefs_of(&inside);
         let b = body(l);
         let mut out: Vec<Tile> = Vec::new();
         for o in block_ops(b) {
@@ -962,17 +968,7 @@ unsafe fn guarded(launch: MlirOperation) -> Vec<Guarded> {
     unsafe {
         let mut inside = Vec::new();
         nested(launch, &mut inside);
-        let mut memrefs: Vec<MlirValue> = Vec::new();
-        for o in &inside {
-            for k in 0..mlirOperationGetNumOperands(*o) {
-                let v = mlirOperationGetOperand(*o, k);
-                if mlirTypeIsAMemRef(mlirValueGetType(v))
-                    && !memrefs.iter().any(|m| mlirValueEqual(*m, v))
-                {
-                    memrefs.push(v);
-                }
-            }
-        }
+        let memrefs = memrefs_of(&inside);
         let sizes = block_sizes(launch);
         let mut out = Vec::new();
         for m in memrefs.iter().copied() {
