@@ -331,7 +331,7 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "tessel-promote-shared",
-        summary: "Give the blocks of each tiled kernel shared copies of the arrays it reads and does not write, where isl finds reuse between its threads and a box of constant size per tile (tgpu.alloc_shared, tgpu.tile_copy, gpu.barrier; loads read the copy)",
+        summary: "Give the blocks of each tiled kernel shared copies of the arrays it reads and does not write, where isl finds reuse between its threads (or an uncoalesced access to stage, or the scop's share pragma names the array) and a box of constant size per tile (tgpu.alloc_shared, tgpu.tile_copy, gpu.barrier; loads read the copy)",
         options: &[
             PassOption { name: "min-reuse", default: "2.5", help: "promote an array only when a tile reads it at least this many times per element of its box (1: any reuse, for GPUs whose global loads skip L1)" },
         ],
@@ -365,7 +365,7 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "tessel-promote-registers",
-        summary: "Keep in a register the array element a loop of a kernel reads or updates at the same subscripts in every iteration (gemm's C[i][j] across k): one load before the loop, a loop-carried value, one store after it, where no other access in the loop may touch it and the loop holds no barrier (paper 001 sec. 7.3); and a shared buffer each thread uses only at its own element (tgpu.alloc_shared indexed by the thread ids) as a one-element private buffer, dropping the launch's barriers where nothing is left for them to order (paper 002 sec. 3.1.1, Fig. 2)",
+        summary: "Keep in a register the array element a loop of a kernel reads or updates at the same subscripts in every iteration (gemm's C[i][j] across k): one load before the loop, a loop-carried value, one store after it, where no other access in the loop may touch it and the loop holds no barrier (paper 001 sec. 7.3); and a shared buffer each thread uses only at its own element (tgpu.alloc_shared indexed by the thread ids) as a one-element private buffer, dropping the launch's barriers where nothing is left for them to order (paper 002 sec. 3.1.1, Fig. 2); and an element a thread alone uses across a loop with barriers or conditions (matrix-vector's y[i] across the tile loop), loaded where the loop first loads it and stored once after it, where every access to its array in the launch is in the loop and, with a barrier, the threads' elements are distinct",
         options: &[],
         example: "scf.for %k ... { %c = memref.load %C[%i, %j]; ...; memref.store %s, %C[%i, %j] }  =>  %c0 = memref.load %C[%i, %j]; %r = scf.for %k ... iter_args(%c = %c0) { ...; scf.yield %s }; memref.store %r, %C[%i, %j]",
         kind: PassKind::Rust {
@@ -375,7 +375,7 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "tessel-ilp-unroll",
-        summary: "Unroll the point loop whose threads' extent is chosen at launch (tessel.coarsened) where every thread of a full tile has 4 (or 2) points: each thread takes consecutive points, each operation repeated for them side by side (instruction-level parallelism, paper 000 Algorithm 1) and the index arithmetic they share computed once, so that cse keeps one load of each element (register reuse, paper 002)",
+        summary: "Unroll the point loop whose threads' extent is chosen at launch (tessel.coarsened) where every thread of a full tile has 4 (or 2) points: each thread takes consecutive points, each operation repeated for them side by side (instruction-level parallelism, paper 000 Algorithm 1) and the index arithmetic they share computed once, so that cse keeps one load of each element (register reuse, paper 002); and the sequential innermost loops of kernels unrolled by 8, 4 or 2 where their trip count is a multiple (full tiles), the loop as it was otherwise",
         options: &[],
         example: "scf.for %p = %l to %hi step %b { S(%p) } {tessel.coarsened}  =>  scf.if (%hi - %lo == 4 * %b) { S(%p0), S(%p0 + 1), S(%p0 + 2), S(%p0 + 3) interleaved } else { scf.if (... 2 ...) { ... } else { the loop } }",
         kind: PassKind::Rust {
