@@ -175,7 +175,7 @@ unsafe fn constant_or_argument(v: MlirValue) -> bool {
 
 /// The coefficient of dimension (`dim`) or symbol `pos` in `e`; `None` where `e` is not
 /// linear in it.
-unsafe fn coefficient(e: MlirAffineExpr, dim: bool, pos: isize) -> Option<i64> {
+pub(crate) unsafe fn coefficient(e: MlirAffineExpr, dim: bool, pos: isize) -> Option<i64> {
     unsafe {
         if mlirAffineExprIsADim(e) {
             return Some((dim && mlirAffineDimExprGetPosition(e) == pos) as i64);

@@ -1,6 +1,7 @@
 //! Tessel's own MLIR passes, one per file, each declared in [`crate::registry::PASSES`]
 //! and run through MLIR's pass manager.
 
+pub mod access_reorder;
 pub mod autotune;
 pub mod bound_blocks;
 pub mod detect_scops;

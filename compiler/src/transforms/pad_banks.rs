@@ -22,6 +22,10 @@
 //!   lanes on consecutive rows of a column: the transposition leaf, the last two
 //!   dimensions swapped.
 //! - Otherwise (another stride): the padding leaf.
+//! - Not 2-D (a 1-D buffer, no rows to pad): associative? Where each thread reads the
+//!   buffer in a sequential loop whose iterations may run in any order (no carried
+//!   dependence, or exact integer reductions), the access-reordering leaf rotates the
+//!   loop per thread ([`super::access_reorder`]).
 //!
 //! A reordering is written as the copy's `permutation` and the accesses' subscripts
 //! reordered; it is kept only where, with its own best padding, it takes no more
@@ -35,10 +39,9 @@
 //! remark names the leaf and says how many wavefronts the accesses took before and
 //! after.
 //!
-//! Not done: the access-reordering and thread-remapping leaves for the kernel's own
-//! accesses (conflicts that are not a lane stride of a 2-D buffer, which the affine
-//! subscripts promotion makes do not have); a warp spanning several rows of threads
-//! (thread x narrower than 32) is analysed along x alone.
+//! Not done: the thread-remapping leaf for the kernel's own accesses (a 1-D buffer
+//! whose loop may not be reordered keeps its conflicts, with a remark); a warp spanning
+//! several rows of threads (thread x narrower than 32) is analysed along x alone.
 //!
 //! Precondition: `tessel-promote-shared` ran; `tessel-map-to-gpu` runs next. Spec: paper
 //! 000 sec. 4 (bank conflicts, eqs. 20-21, Fig. 4, Table 1); ARCHITECTURE.md "IR at
@@ -126,7 +129,7 @@ unsafe fn dense(op: MlirOperation, name: &str) -> Vec<i64> {
 
 /// The wavefronts one warp request needs when lane `l` accesses byte `addr(l)`: per
 /// chunk of lanes that covers the banks once, the most distinct words of one bank.
-fn wavefronts(esz: i64, addr: impl Fn(i64) -> i64) -> i64 {
+pub(crate) fn wavefronts(esz: i64, addr: impl Fn(i64) -> i64) -> i64 {
     let unit = esz.max(4);
     let chunk = (BANKS * 4 / unit).clamp(1, WARP);
     let mut total = 0;
@@ -204,7 +207,7 @@ pub(crate) fn copy_rows(tile: &[i64], strides: &[i64], esz: i64) -> (i64, i64, i
 }
 
 /// Row-major strides (in elements) of `shape` with `p` more elements per row.
-fn strides(shape: &[i64], p: i64) -> Vec<i64> {
+pub(crate) fn strides(shape: &[i64], p: i64) -> Vec<i64> {
     let mut s = vec![1; shape.len()];
     for k in (0..shape.len().saturating_sub(1)).rev() {
         let row = shape[k + 1] + if k + 1 == shape.len() - 1 { p } else { 0 };
@@ -273,9 +276,8 @@ const MAX_FIELDS: i64 = 8;
 /// Paper 000 Fig. 4's decision for a buffer of `shape` with accesses `u` whose lanes
 /// walk thread x by `step`: AOS?, then 2-D & strided?, then stride == width?. Where no
 /// load or store conflicts (the copy's do, or none), padding and the copy's row order
-/// decide. The other leaves, thread remapping and access reordering of the kernel's
-/// own accesses, are for conflicts that are not a lane stride in a 2-D buffer, which
-/// the affine subscripts of promoted buffers do not make.
+/// decide. Buffers that are not 2-D go to the access-reordering leaf before this
+/// ([`super::access_reorder`]).
 fn leaf(shape: &[i64], u: &Uses, step: i64, esz: i64) -> Leaf {
     let n = shape.len();
     let st = strides(shape, 0);
@@ -349,8 +351,12 @@ unsafe fn pad(alloc: MlirOperation, x: MlirValue, step: i64) -> Result<(), Strin
         let esz = element_bytes(t) as i64;
         let shape = dense(alloc, "shape");
         let padding = dense(alloc, "padding");
-        if shape.len() < 2 || padding.iter().any(|p| *p != 0) {
+        if padding.iter().any(|p| *p != 0) {
             return Ok(());
+        }
+        // Not 2-D: no rows to pad or swap (Fig. 4: "2D & strided?" no, "associative?").
+        if shape.len() < 2 {
+            return super::access_reorder::reorder(alloc, x, step);
         }
         let u = uses(buffer, mlirOperationGetParentOperation(alloc), x);
         if u.accesses.is_empty() {
