@@ -90,11 +90,32 @@ impl Accesses {
                 false => isl(u.subtract_range(s), "restrict to arrays"),
             }
         };
+        let (reads, must, may) = (pick(&self.reads)?, pick(&self.must)?, pick(&self.may)?);
+        // The schedule of the statements that access those arrays alone (whole
+        // statements: their instances that do would be a union of many pieces): the
+        // orders built from it (`lex_lt` of every pair of statements) cost what it
+        // holds.
+        let touching = isl(
+            isl(
+                isl(reads.copy(), "copy")?.union(isl(must.copy(), "copy")?),
+                "unite",
+            )?
+            .union(isl(may.copy(), "copy")?),
+            "unite",
+        )?;
+        let statements = isl(
+            isl(touching.domain(), "take statements")?.universe(),
+            "take statements",
+        )?;
+        let schedule = isl(
+            isl(self.schedule.copy(), "copy")?.intersect_domain(statements),
+            "restrict the schedule",
+        )?;
         Ok(Accesses {
-            reads: pick(&self.reads)?,
-            must: pick(&self.must)?,
-            may: pick(&self.may)?,
-            schedule: isl(self.schedule.copy(), "copy")?,
+            reads,
+            must,
+            may,
+            schedule,
         })
     }
 
@@ -147,23 +168,19 @@ impl Accesses {
     }
 }
 
-/// The dependences of `m` with the live ranges of the local scalars `locals` (names in
-/// the model) reorderable.
-pub fn reordering(m: &Model, locals: &[&str]) -> Result<Reordering, String> {
-    let ctx = isl_context();
-    ctx.set_max_operations(DEPENDENCE_OPERATIONS);
-    let all = Accesses::parse(&ctx, m)?;
-    let set = array_set(&ctx, locals)?;
-    let (flow, _) = all.flow()?;
-    let others = all.only(&set, false)?;
-    let touches = isl(others.reads.copy(), "copy")?;
-    let memory = others.to_later_writes(isl(touches.union(others.writes()?), "unite")?)?;
-    let mut validity = isl(flow.union(memory), "unite")?;
-    let mut scalars = Vec::new();
-    let mut local_flow = isl(UnionMap::read_from_str(&ctx, "{ }"), "build a map")?;
-    let mut local_order = isl(local_flow.copy(), "copy")?;
-    for name in locals {
-        let one = array_set(&ctx, &[name])?;
+/// One local scalar's dependences, as isl maps: its flow (live ranges), its order
+/// dependences, its reads without a write before them, and the forced order between
+/// writes that may both be the source of one read.
+struct ScalarDeps {
+    flow: UnionMap,
+    order: UnionMap,
+    live_in: UnionMap,
+    forced: UnionMap,
+}
+
+impl ScalarDeps {
+    fn of(ctx: &Context, all: &Accesses, name: &str) -> Result<Self, String> {
+        let one = array_set(ctx, &[name])?;
         let acc = all.only(&one, true)?;
         let (flow, live_in) = acc.flow()?;
         // The writes that start no live range (dead), and the reads, before each later
@@ -186,18 +203,59 @@ pub fn reordering(m: &Model, locals: &[&str]) -> Result<Reordering, String> {
             s.lex_lt_union_map(isl(acc.schedule.copy(), "copy")?),
             "order",
         )?;
-        validity = isl(
-            validity.union(isl(shared_sink.intersect(before), "intersect")?),
-            "unite",
-        )?;
-        local_flow = isl(local_flow.union(isl(flow.copy(), "copy")?), "unite")?;
-        local_order = isl(local_order.union(isl(order.copy(), "copy")?), "unite")?;
-        scalars.push(LiveRanges {
+        let forced = isl(shared_sink.intersect(before), "intersect")?;
+        Ok(ScalarDeps {
+            flow,
+            order,
+            live_in,
+            forced,
+        })
+    }
+
+    fn ranges(&self, ctx: &Context, name: &str) -> Result<LiveRanges, String> {
+        Ok(LiveRanges {
             name: name.to_string(),
-            flow: dependence_text(&ctx, flow)?,
-            order: dependence_text(&ctx, order)?,
-            live_in: dependence_text(&ctx, live_in)?,
-        });
+            flow: dependence_text(ctx, isl(self.flow.copy(), "copy")?)?,
+            order: dependence_text(ctx, isl(self.order.copy(), "copy")?)?,
+            live_in: dependence_text(ctx, isl(self.live_in.copy(), "copy")?)?,
+        })
+    }
+}
+
+/// The live ranges of the local scalars `locals` (names in the model) alone: what
+/// `tessel-map-to-gpu` asks to give each thread its own copy, without the dependences
+/// of the arrays (the costly part of [`reordering`] on a large scop).
+pub fn live_ranges(m: &Model, locals: &[&str]) -> Result<Vec<LiveRanges>, String> {
+    let ctx = isl_context();
+    ctx.set_max_operations(DEPENDENCE_OPERATIONS);
+    let all = Accesses::parse(&ctx, m)?;
+    locals
+        .iter()
+        .map(|name| ScalarDeps::of(&ctx, &all, name)?.ranges(&ctx, name))
+        .collect()
+}
+
+/// The dependences of `m` with the live ranges of the local scalars `locals` (names in
+/// the model) reorderable.
+pub fn reordering(m: &Model, locals: &[&str]) -> Result<Reordering, String> {
+    let ctx = isl_context();
+    ctx.set_max_operations(DEPENDENCE_OPERATIONS);
+    let all = Accesses::parse(&ctx, m)?;
+    let set = array_set(&ctx, locals)?;
+    let (flow, _) = all.flow()?;
+    let others = all.only(&set, false)?;
+    let touches = isl(others.reads.copy(), "copy")?;
+    let memory = others.to_later_writes(isl(touches.union(others.writes()?), "unite")?)?;
+    let mut validity = isl(flow.union(memory), "unite")?;
+    let mut scalars = Vec::new();
+    let mut local_flow = isl(UnionMap::read_from_str(&ctx, "{ }"), "build a map")?;
+    let mut local_order = isl(local_flow.copy(), "copy")?;
+    for name in locals {
+        let d = ScalarDeps::of(&ctx, &all, name)?;
+        scalars.push(d.ranges(&ctx, name)?);
+        validity = isl(validity.union(d.forced), "unite")?;
+        local_flow = isl(local_flow.union(d.flow), "unite")?;
+        local_order = isl(local_order.union(d.order), "unite")?;
     }
     Ok(Reordering {
         validity: dependence_text(&ctx, validity)?,

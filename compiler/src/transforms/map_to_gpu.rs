@@ -73,7 +73,7 @@
 use super::transfers::Fill;
 use crate::analysis::coalescing::thread_order;
 use crate::analysis::import::{import_scop, Scop as ImportedScop};
-use crate::analysis::live_ranges::{private_within, reordering, LiveRanges};
+use crate::analysis::live_ranges::{live_ranges, private_within, LiveRanges};
 use crate::analysis::transfers::{copy_in, CopyIn};
 use crate::mlir::{
     block_ops, blocks, body, children, has_attr as has, instantiate, int_attr, iv, op_name,
@@ -1071,7 +1071,7 @@ impl Privacy {
         let names: Vec<&str> = locals.iter().map(|(n, _)| n.as_str()).collect();
         let ranges = match names.is_empty() {
             true => None,
-            false => reordering(&s.model, &names).ok(),
+            false => live_ranges(&s.model, &names).ok(),
         };
         Privacy {
             stmts: s
@@ -1092,7 +1092,7 @@ impl Privacy {
                 .map(|(n, v)| {
                     let r = ranges
                         .as_ref()
-                        .and_then(|r| r.scalars.iter().find(|x| &x.name == n).cloned());
+                        .and_then(|r| r.iter().find(|x| &x.name == n).cloned());
                     (*v, r)
                 })
                 .collect(),
