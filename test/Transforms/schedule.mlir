@@ -96,21 +96,23 @@ func.func @sweep(%A: memref<100xf32>, %T: index) {
 
 // -----
 
-// A condition and a step: the domains' guards become loop bounds (the else branch a
-// loop nest of its own), and a constant defined outside the statement is recomputed
-// where the statement now stands.
+// A condition and a step: the domains' guards become loop bounds, and a constant
+// defined outside the statement is recomputed where the statement now stands. Both
+// statements write A; isl fuses them along the element written (the outer loop, e,
+// parallel: each iteration writes A[e] alone), the then-branch's writes of A[e] before
+// the else-branch's, as in the original order; the else-branch's domain (i <= 9) is the
+// one guard left.
 // CHECK-LABEL: func.func @guards(
 // CHECK: tpoly.scop {
-// CHECK-NEXT: affine.for %[[J:.*]] = 4 to 20 {
-// CHECK-NEXT: affine.for %{{.*}} = #{{.*}}(%[[J]]) to min #{{.*}}(%[[J]]) step 2 {
-// CHECK-NEXT: %[[Q:.*]] = affine.apply #{{.*}}(%[[J]])
-// CHECK-NEXT: %[[C:.*]] = arith.constant 0.0
-// CHECK-NEXT: affine.store %[[C]], %{{.*}}[%[[Q]]]
-// CHECK: affine.for %[[I:.*]] = 0 to 10 {
-// CHECK-NEXT: affine.for %{{.*}} = #{{.*}}(%[[I]]) to #{{.*}}(%[[I]]) step 2 {
+// CHECK-NEXT: affine.for %[[E:.*]] = 0 to 21 {
+// CHECK-NEXT: affine.for %{{.*}} = #{{.*}}(%[[E]]) to min #{{.*}}(%[[E]]) step 2 {
+// CHECK: %[[C:.*]] = arith.constant 0.0
+// CHECK-NEXT: affine.store %[[C]], %{{.*}}[%{{.*}}]
+// CHECK: affine.if #{{.*}}(%[[E]]) {
+// CHECK-NEXT: affine.for %{{.*}} = #{{.*}}(%[[E]]) to #{{.*}}(%[[E]]) step 2 {
 // CHECK-NEXT: %[[C2:.*]] = arith.constant 0.0
-// CHECK-NEXT: affine.store %[[C2]], %{{.*}}[%[[I]]]
-// CHECK-NOT: affine.if
+// CHECK-NEXT: affine.store %[[C2]], %{{.*}}[%[[E]]]
+// CHECK: tpoly.coincident, tpoly.member = 0
 // CHECK: return
 func.func @guards(%A: memref<32xf32>) {
   tpoly.scop {

@@ -152,6 +152,37 @@ impl Accesses {
         ))
     }
 
+    /// The anti and output dependences, transitively reduced (PPCG's false
+    /// dependences): to each write, from the last must-write of its element before it
+    /// and from the reads and may-writes of the element in between. A dependence to a
+    /// later write follows from these through the writes between (a schedule that
+    /// keeps each in order keeps them all, and a loop none of them crosses is crossed
+    /// by none), and they are far smaller than every pair: in a time loop, each
+    /// access's dependences go to the next time step alone.
+    fn to_next_writes(&self) -> Result<UnionMap, String> {
+        let info = isl(
+            UnionAccessInfo::from_sink(self.writes()?),
+            "build access info",
+        )?;
+        let info = isl(
+            info.set_must_source(isl(self.must.copy(), "copy")?),
+            "set sources",
+        )?;
+        let others = isl(
+            isl(self.reads.copy(), "copy")?.union(isl(self.may.copy(), "copy")?),
+            "unite",
+        )?;
+        let info = isl(info.set_may_source(others), "set sources")?;
+        let info = isl(
+            info.set_schedule_map(isl(self.schedule.copy(), "copy")?),
+            "set schedule",
+        )?;
+        isl(
+            isl(info.compute_flow(), "compute flow")?.get_may_dependence(),
+            "get dependences",
+        )
+    }
+
     /// Memory-based dependences from the accesses `from` to every later write of the
     /// same element.
     fn to_later_writes(&self, from: UnionMap) -> Result<UnionMap, String> {
@@ -244,8 +275,7 @@ pub fn reordering(m: &Model, locals: &[&str]) -> Result<Reordering, String> {
     let set = array_set(&ctx, locals)?;
     let (flow, _) = all.flow()?;
     let others = all.only(&set, false)?;
-    let touches = isl(others.reads.copy(), "copy")?;
-    let memory = others.to_later_writes(isl(touches.union(others.writes()?), "unite")?)?;
+    let memory = others.to_next_writes()?;
     let mut validity = isl(flow.union(memory), "unite")?;
     let mut scalars = Vec::new();
     let mut local_flow = isl(UnionMap::read_from_str(&ctx, "{ }"), "build a map")?;

@@ -12,8 +12,10 @@
 //!    by the rebuild instead.
 //! 1. Import the polyhedral model from the affine operations
 //!    ([`crate::analysis::import`]) and compute its dependences
-//!    ([`crate::analysis::live_ranges`]): exact flow; the memory-based anti and output
-//!    dependences of arrays; the live ranges of local scalars and their order
+//!    ([`crate::analysis::live_ranges`]): exact flow; the anti and output dependences
+//!    of arrays, transitively reduced (to each write from the accesses since the last
+//!    write of its element, as PPCG computes them); the live ranges of local scalars
+//!    and their order
 //!    dependences. Statements that only write local scalars nothing reads are removed
 //!    (and the model imported again).
 //! 2. Schedule: every dependence but the local scalars' order dependences is a validity
