@@ -393,7 +393,14 @@ pub enum Arg {
     /// A pointer parameter (one launch parameter), bound to the byte-addressed slots
     /// `slots`, one per type the kernel accesses through it; its value (the address) is
     /// loaded into register `reg`, for comparisons of pointers into different arrays.
-    Ptr { slots: Vec<u32>, reg: Reg },
+    /// With `byval` > 0 it is a structure of `byval` bytes passed by value (CUDA's
+    /// `__global__ void k(Params p)`): the launch parameter points to the structure's
+    /// bytes, which sim copies to device memory of its own for the launch.
+    Ptr {
+        slots: Vec<u32>,
+        reg: Reg,
+        byval: u32,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -602,8 +609,14 @@ impl Kernel {
                     w.u32(*slot);
                     w.u32(*rank);
                 }
-                Arg::Ptr { slots, reg } => {
-                    w.u8(2);
+                Arg::Ptr { slots, reg, byval } => {
+                    match byval {
+                        0 => w.u8(2),
+                        b => {
+                            w.u8(3);
+                            w.u32(*b);
+                        }
+                    }
                     w.regs(slots);
                     w.u32(*reg);
                 }
@@ -757,10 +770,17 @@ impl Kernel {
                     slot: r.u32()?,
                     rank: r.u32()?,
                 },
-                _ => Arg::Ptr {
-                    slots: r.regs()?,
-                    reg: r.u32()?,
-                },
+                tag => {
+                    let byval = match tag {
+                        3 => r.u32()?,
+                        _ => 0,
+                    };
+                    Arg::Ptr {
+                        slots: r.regs()?,
+                        reg: r.u32()?,
+                        byval,
+                    }
+                }
             });
         }
         let nregs = r.u32()?;
@@ -981,7 +1001,7 @@ impl Kernel {
             && self.args.iter().all(|a| match a {
                 Arg::Scalar { reg, .. } => ok_r(reg),
                 Arg::MemRef { slot, .. } => ok_m(slot),
-                Arg::Ptr { slots, reg } => {
+                Arg::Ptr { slots, reg, .. } => {
                     ok_r(reg)
                         && slots.iter().all(|s| {
                             ok_m(s)

@@ -1907,81 +1907,9 @@ fn parallel_move(r: &mut [u64], moves: &[(Reg, Reg)], l: usize) {
     }
 }
 
-impl Device for Sim {
-    fn model(&self) -> Option<&'static gpus::Gpu> {
-        Some(self.gpu)
-    }
-    fn kind(&self) -> &'static str {
-        "sim"
-    }
-    fn gpu(&self) -> String {
-        self.gpu.name.to_string()
-    }
-
-    fn load(&mut self, image: &[u8]) -> Result<usize, String> {
-        let fb = match FatBinary::decode(image) {
-            Some(r) => r?,
-            None => {
-                return Err("the module image holds no sim kernels (only Tessel's module container does; rebuild with tesselc)".into())
-            }
-        };
-        self.modules
-            .push(Some(fb.sim.into_iter().map(Arc::new).collect()));
-        Ok(self.modules.len() - 1)
-    }
-
-    fn unload(&mut self, module: usize) {
-        if let Some(m) = self.modules.get_mut(module) {
-            *m = None;
-        }
-        let vars: Vec<(usize, String)> = self
-            .globals
-            .keys()
-            .filter(|k| k.0 == module)
-            .cloned()
-            .collect();
-        for k in vars {
-            if let Some(p) = self.globals.remove(&k) {
-                let _ = self.free(p as *mut c_void);
-            }
-        }
-    }
-
-    fn function(&mut self, module: usize, name: &str) -> Result<usize, String> {
-        let m = self
-            .modules
-            .get(module)
-            .and_then(|m| m.as_ref())
-            .ok_or_else(|| {
-                format!("function '{name}' requested from a module that is not loaded")
-            })?;
-        let k = m
-            .iter()
-            .find(|k| k.name == name)
-            .ok_or_else(|| format!("no kernel named '{name}' in the module"))?;
-        self.functions.push(k.clone());
-        Ok(self.functions.len() - 1)
-    }
-
-    fn global(&mut self, module: usize, name: &str, bytes: u64) -> Result<*mut c_void, String> {
-        if let Some(p) = self.globals.get(&(module, name.to_string())) {
-            return Ok(*p as *mut c_void);
-        }
-        if self.modules.get(module).and_then(|m| m.as_ref()).is_none() {
-            return Err(format!(
-                "the variable '{name}' of a module that is not loaded"
-            ));
-        }
-        let p = self.alloc(bytes)?;
-        if bytes > 0 {
-            // SAFETY: a fresh allocation of `bytes` bytes.
-            unsafe { std::ptr::write_bytes(p as *mut u8, 0, bytes as usize) };
-        }
-        self.globals.insert((module, name.to_string()), p as u64);
-        Ok(p)
-    }
-
-    fn launch(
+impl Sim {
+    /// A launch whose parameters are all bound as they are (see [`Device::launch`]).
+    fn launch_bound(
         &mut self,
         function: usize,
         grid: [u64; 3],
@@ -2050,7 +1978,7 @@ impl Device for Sim {
                     scalars.push((*reg, u64::from_le_bytes(bytes) & ty.mask()));
                     p += 1;
                 }
-                Arg::Ptr { slots, reg } => {
+                Arg::Ptr { slots, reg, .. } => {
                     let base = rd(p);
                     p += 1;
                     scalars.push((*reg, base));
@@ -2162,6 +2090,140 @@ impl Device for Sim {
             measured_time_s: None,
             wall_time_s: t0.elapsed().as_secs_f64(),
         })
+    }
+}
+
+impl Device for Sim {
+    fn model(&self) -> Option<&'static gpus::Gpu> {
+        Some(self.gpu)
+    }
+    fn kind(&self) -> &'static str {
+        "sim"
+    }
+    fn gpu(&self) -> String {
+        self.gpu.name.to_string()
+    }
+
+    fn load(&mut self, image: &[u8]) -> Result<usize, String> {
+        let fb = match FatBinary::decode(image) {
+            Some(r) => r?,
+            None => {
+                return Err("the module image holds no sim kernels (only Tessel's module container does; rebuild with tesselc)".into())
+            }
+        };
+        self.modules
+            .push(Some(fb.sim.into_iter().map(Arc::new).collect()));
+        Ok(self.modules.len() - 1)
+    }
+
+    fn unload(&mut self, module: usize) {
+        if let Some(m) = self.modules.get_mut(module) {
+            *m = None;
+        }
+        let vars: Vec<(usize, String)> = self
+            .globals
+            .keys()
+            .filter(|k| k.0 == module)
+            .cloned()
+            .collect();
+        for k in vars {
+            if let Some(p) = self.globals.remove(&k) {
+                let _ = self.free(p as *mut c_void);
+            }
+        }
+    }
+
+    fn function(&mut self, module: usize, name: &str) -> Result<usize, String> {
+        let m = self
+            .modules
+            .get(module)
+            .and_then(|m| m.as_ref())
+            .ok_or_else(|| {
+                format!("function '{name}' requested from a module that is not loaded")
+            })?;
+        let k = m
+            .iter()
+            .find(|k| k.name == name)
+            .ok_or_else(|| format!("no kernel named '{name}' in the module"))?;
+        self.functions.push(k.clone());
+        Ok(self.functions.len() - 1)
+    }
+
+    fn global(&mut self, module: usize, name: &str, bytes: u64) -> Result<*mut c_void, String> {
+        if let Some(p) = self.globals.get(&(module, name.to_string())) {
+            return Ok(*p as *mut c_void);
+        }
+        if self.modules.get(module).and_then(|m| m.as_ref()).is_none() {
+            return Err(format!(
+                "the variable '{name}' of a module that is not loaded"
+            ));
+        }
+        let p = self.alloc(bytes)?;
+        if bytes > 0 {
+            // SAFETY: a fresh allocation of `bytes` bytes.
+            unsafe { std::ptr::write_bytes(p as *mut u8, 0, bytes as usize) };
+        }
+        self.globals.insert((module, name.to_string()), p as u64);
+        Ok(p)
+    }
+
+    fn launch(
+        &mut self,
+        function: usize,
+        grid: [u64; 3],
+        block: [u64; 3],
+        shared_bytes: u32,
+        params: &[*mut c_void],
+    ) -> Result<Launch, String> {
+        // Structures passed by value: each launch parameter that points to one's bytes
+        // is replaced by a pointer to the address of a device copy of them, freed after
+        // the launch.
+        let k = self
+            .functions
+            .get(function)
+            .cloned()
+            .ok_or("launch of an unknown function")?;
+        let byval: Vec<(usize, u32)> = k
+            .args
+            .iter()
+            .scan(0usize, |p, a| {
+                let at = *p;
+                *p += match a {
+                    Arg::MemRef { rank, .. } => 3 + 2 * *rank as usize,
+                    _ => 1,
+                };
+                Some(match a {
+                    Arg::Ptr { byval, .. } if *byval > 0 => Some((at, *byval)),
+                    _ => None,
+                })
+            })
+            .flatten()
+            .collect();
+        if byval.is_empty() {
+            return self.launch_bound(function, grid, block, shared_bytes, params);
+        }
+        let mut copies: Vec<*mut c_void> = Vec::new();
+        let mut addresses: Vec<u64> = Vec::new();
+        for &(at, bytes) in &byval {
+            let src = *params.get(at).ok_or("a launch with too few parameters")?;
+            let dst = self.alloc(bytes as u64)?;
+            // SAFETY: the host passes a pointer to the structure's `bytes` bytes; `dst`
+            // is a fresh allocation of as many.
+            unsafe {
+                std::ptr::copy_nonoverlapping(src as *const u8, dst as *mut u8, bytes as usize)
+            };
+            copies.push(dst);
+            addresses.push(dst as u64);
+        }
+        let mut bound = params.to_vec();
+        for (k, &(at, _)) in byval.iter().enumerate() {
+            bound[at] = &mut addresses[k] as *mut u64 as *mut c_void;
+        }
+        let r = self.launch_bound(function, grid, block, shared_bytes, &bound);
+        for c in copies {
+            self.free(c)?;
+        }
+        r
     }
 
     fn alloc(&mut self, bytes: u64) -> Result<*mut c_void, String> {

@@ -20,7 +20,7 @@
 //! After: `Cast ExtS; Bin Mul %i, 4; Bin Add 0, ..; Load { mem: <arg 1 as f32>, idx:
 //! [offset] }`.
 
-use crate::mlir::{from_string_ref as str_of, print_attr, print_type};
+use crate::mlir::{from_string_ref as str_of, print_attr, print_type, string_ref};
 use crate::simform::{attr, block_moves, constant_bits, op_name, scalar_ty, Builder};
 use mlir_sys::*;
 use std::collections::HashMap;
@@ -477,6 +477,22 @@ unsafe fn successors(op: MlirOperation) -> Result<Vec<(MlirBlock, Vec<MlirValue>
     })
 }
 
+/// The type of parameter `i` of kernel `f` where it is a structure passed by value (the
+/// `llvm.byval` attribute clang gives a `__global__` function's structure parameter),
+/// printed (`!llvm.struct<...>`).
+unsafe fn byval_type(f: MlirOperation, i: usize) -> Option<String> {
+    let attrs = attr(f, "arg_attrs").filter(|a| mlirAttributeIsAArray(*a))?;
+    if i >= mlirArrayAttrGetNumElements(attrs) as usize {
+        return None;
+    }
+    let dict = mlirArrayAttrGetElement(attrs, i as isize);
+    if !mlirAttributeIsADictionary(dict) {
+        return None;
+    }
+    let t = mlirDictionaryAttrGetElementByName(dict, string_ref("llvm.byval"));
+    (!t.ptr.is_null() && mlirAttributeIsAType(t)).then(|| print_type(mlirTypeAttrGetValue(t)))
+}
+
 unsafe fn compile_kernel(
     f: MlirOperation,
     globals: &HashMap<String, (i64, String)>,
@@ -512,9 +528,20 @@ unsafe fn compile_kernel(
         let v = mlirBlockGetArgument(entry, i as isize);
         if is_ptr(v) {
             let reg = d.b.reg();
+            let byval = match byval_type(f, i) {
+                Some(t) => {
+                    let size = layout(&t).map_err(|w| d.err(w))?.size();
+                    u32::try_from(size)
+                        .ok()
+                        .filter(|s| *s > 0)
+                        .ok_or_else(|| d.err(format!("a structure parameter of {size} bytes")))?
+                }
+                None => 0,
+            };
             d.b.k.args.push(Arg::Ptr {
                 slots: Vec::new(),
                 reg,
+                byval,
             });
             d.roots.insert(vkey(v), Root::Arg(i));
             let z = d.konst(0, Ty::I64);
@@ -544,6 +571,7 @@ unsafe fn compile_kernel(
                         d.b.k.args.push(Arg::Ptr {
                             slots: Vec::new(),
                             reg,
+                            byval: 0,
                         });
                         d.hidden.push((g, d.b.k.args.len() - 1));
                     }
@@ -1083,6 +1111,13 @@ unsafe fn lower(d: &mut Dev, op: MlirOperation, code: &mut Vec<Inst>) -> Result<
             let ty =
                 scalar_ty(mlirValueGetType(operand(0))).map_err(|w| format!("a store of {w}"))?;
             let root = d.root(operand(1))?;
+            if let Root::Arg(i) = root {
+                if matches!(d.b.k.args[i], Arg::Ptr { byval: 1.., .. }) {
+                    return Err(
+                        "a store into a structure passed by value (each thread's own copy)".into(),
+                    );
+                }
+            }
             let mem = d.slot(&root, ty)?;
             let v = d.b.use_(operand(0))?;
             let off = d.b.use_(operand(1))?;
