@@ -48,6 +48,12 @@ pub trait Device: Send {
         params: &[*mut c_void],
     ) -> Result<Launch, String>;
     fn alloc(&mut self, bytes: u64) -> Result<*mut c_void, String>;
+    /// Memory that the host and the device both address (CUDA's managed memory,
+    /// `cudaMallocManaged`), freed by [`Device::free`].
+    fn alloc_managed(&mut self, bytes: u64) -> Result<*mut c_void, String> {
+        let _ = bytes;
+        Err(format!("managed memory on {}", self.kind()))
+    }
     fn free(&mut self, ptr: *mut c_void) -> Result<(), String>;
     fn memcpy(&mut self, dst: *mut c_void, src: *const c_void, bytes: u64) -> Result<(), String>;
     /// Sets `count` elements of `width` bytes (1, 2 or 4) to `value`.

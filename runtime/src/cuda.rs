@@ -108,6 +108,7 @@ api!("libcuda.so.1", Api {
     cuDevicePrimaryCtxRelease_v2(i32);
     cuModuleGetGlobal_v2(*mut u64, *mut usize, P, *const c_char);
     cuMemsetD8_v2(u64, u8, usize);
+    cuMemAllocManaged(*mut u64, usize, u32);
 });
 
 const CUDA_ERROR_NO_DEVICE: i32 = 100;
@@ -610,12 +611,27 @@ impl Device for Cuda {
         Ok(p as *mut c_void)
     }
 
+    fn alloc_managed(&mut self, bytes: u64) -> Result<*mut c_void, String> {
+        self.current()?;
+        let f = self
+            .api
+            .cuMemAllocManaged
+            .ok_or("the CUDA driver has no cuMemAllocManaged")?;
+        let mut p = 0u64;
+        // SAFETY: a valid out-pointer; 1 is CU_MEM_ATTACH_GLOBAL.
+        self.check(
+            unsafe { f(&mut p, bytes.max(1) as usize, 1) },
+            &format!("cuMemAllocManaged({bytes} bytes)"),
+        )?;
+        Ok(p as *mut c_void)
+    }
+
     fn free(&mut self, ptr: *mut c_void) -> Result<(), String> {
         if ptr.is_null() {
             return Ok(());
         }
         self.current()?;
-        // SAFETY: a pointer from cuMemAlloc.
+        // SAFETY: a pointer from cuMemAlloc or cuMemAllocManaged.
         self.check(unsafe { (self.api.cuMemFree_v2)(ptr as u64) }, "cuMemFree")
     }
 

@@ -446,6 +446,28 @@ pub unsafe extern "C" fn cudaMalloc(ptr: *mut *mut c_void, bytes: usize) -> i32 
     SUCCESS
 }
 
+/// Memory the host and the kernels both address: on sim, device memory (host memory
+/// sim runs the kernels in); on a GPU, the driver's managed memory. Every call is
+/// synchronous, so the host may read it after any launch.
+///
+/// # Safety
+/// `ptr` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMallocManaged(
+    ptr: *mut *mut c_void,
+    bytes: usize,
+    _flags: u32,
+) -> i32 {
+    if ptr.is_null() {
+        return fail(INVALID_VALUE);
+    }
+    *ptr = rt()
+        .device
+        .alloc_managed(bytes as u64)
+        .unwrap_or_else(|e| die(&format!("cudaMallocManaged of {bytes} bytes: {e}")));
+    SUCCESS
+}
+
 #[no_mangle]
 pub extern "C" fn cudaFree(ptr: *mut c_void) -> i32 {
     if !ptr.is_null() {

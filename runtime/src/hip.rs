@@ -42,6 +42,7 @@ api!("libamdhip64.so", Api {
     hipDeviceSynchronize();
 } optional {
     hipFuncGetAttribute(*mut i32, i32, P);
+    hipMallocManaged(*mut P, usize, u32);
 });
 
 /// `hipMemcpyDefault`: the runtime tells host from device pointers.
@@ -350,6 +351,20 @@ impl Device for Hip {
         self.check(
             unsafe { (self.api.hipMalloc)(&mut p, bytes.max(1) as usize) },
             &format!("hipMalloc({bytes} bytes)"),
+        )?;
+        Ok(p)
+    }
+
+    fn alloc_managed(&mut self, bytes: u64) -> Result<*mut c_void, String> {
+        let f = self
+            .api
+            .hipMallocManaged
+            .ok_or("the HIP runtime has no hipMallocManaged")?;
+        let mut p: P = std::ptr::null_mut();
+        // SAFETY: a valid out-pointer; 1 is hipMemAttachGlobal.
+        self.check(
+            unsafe { f(&mut p, bytes.max(1) as usize, 1) },
+            &format!("hipMallocManaged({bytes} bytes)"),
         )?;
         Ok(p)
     }

@@ -2258,6 +2258,15 @@ impl Device for Sim {
         Ok(p as *mut c_void)
     }
 
+    /// sim's device memory is host memory: the host reads and writes it in place.
+    fn alloc_managed(&mut self, bytes: u64) -> Result<*mut c_void, String> {
+        let p = self.alloc(bytes)?;
+        // SAFETY: a fresh allocation of `bytes` bytes (cudaMallocManaged's memory reads
+        // as zero on the GPUs sim models, as freshly mapped pages do).
+        unsafe { std::ptr::write_bytes(p as *mut u8, 0, bytes as usize) };
+        Ok(p)
+    }
+
     fn free(&mut self, ptr: *mut c_void) -> Result<(), String> {
         if ptr.is_null() {
             return Ok(());
