@@ -126,26 +126,30 @@ impl Accesses {
         )
     }
 
-    /// Exact dataflow: each read from the last write before it (may-writes as possible
-    /// sources); and the reads that have none.
-    pub(crate) fn flow(&self) -> Result<(UnionMap, UnionMap), String> {
-        let info = isl(
-            UnionAccessInfo::from_sink(isl(self.reads.copy(), "copy")?),
-            "build access info",
-        )?;
+    /// isl's dataflow from the must-writes and `may` (possible sources) to `sinks`: for
+    /// each sink, the last must-write of its element before it and the possible sources
+    /// in between.
+    fn last_sources(&self, sinks: UnionMap, may: UnionMap) -> Result<isl_rs::UnionFlow, String> {
+        let info = isl(UnionAccessInfo::from_sink(sinks), "build access info")?;
         let info = isl(
             info.set_must_source(isl(self.must.copy(), "copy")?),
             "set sources",
         )?;
-        let info = isl(
-            info.set_may_source(isl(self.may.copy(), "copy")?),
-            "set sources",
-        )?;
+        let info = isl(info.set_may_source(may), "set sources")?;
         let info = isl(
             info.set_schedule_map(isl(self.schedule.copy(), "copy")?),
             "set schedule",
         )?;
-        let flow = isl(info.compute_flow(), "compute flow")?;
+        isl(info.compute_flow(), "compute flow")
+    }
+
+    /// Exact dataflow: each read from the last write before it (may-writes as possible
+    /// sources); and the reads that have none.
+    pub(crate) fn flow(&self) -> Result<(UnionMap, UnionMap), String> {
+        let flow = self.last_sources(
+            isl(self.reads.copy(), "copy")?,
+            isl(self.may.copy(), "copy")?,
+        )?;
         Ok((
             isl(flow.get_may_dependence(), "get flow")?,
             isl(flow.get_may_no_source(), "get live-in reads")?,
@@ -160,25 +164,13 @@ impl Accesses {
     /// by none), and they are far smaller than every pair: in a time loop, each
     /// access's dependences go to the next time step alone.
     fn to_next_writes(&self) -> Result<UnionMap, String> {
-        let info = isl(
-            UnionAccessInfo::from_sink(self.writes()?),
-            "build access info",
-        )?;
-        let info = isl(
-            info.set_must_source(isl(self.must.copy(), "copy")?),
-            "set sources",
-        )?;
         let others = isl(
             isl(self.reads.copy(), "copy")?.union(isl(self.may.copy(), "copy")?),
             "unite",
         )?;
-        let info = isl(info.set_may_source(others), "set sources")?;
-        let info = isl(
-            info.set_schedule_map(isl(self.schedule.copy(), "copy")?),
-            "set schedule",
-        )?;
         isl(
-            isl(info.compute_flow(), "compute flow")?.get_may_dependence(),
+            self.last_sources(self.writes()?, others)?
+                .get_may_dependence(),
             "get dependences",
         )
     }
