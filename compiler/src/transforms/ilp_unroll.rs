@@ -33,7 +33,11 @@
 //!
 //! Legality: the loop is a point loop mapped to threads, coincident (no dependence
 //! between its iterations: `tessel-schedule`), so its iterations may be distributed
-//! and interleaved in any order. The body must lie below guards that do not depend on
+//! and interleaved in any order. A buffer the body uses that is allocated outside the
+//! loop and used nowhere else (a scalar `tessel-map-to-gpu` made private to each
+//! thread: gemm's sum) is private to each point, so each point's copy of the body gets
+//! its own (Algorithm 1's array expansion of live locals); a loop one of whose buffers
+//! is also used outside it is left alone. The body must lie below guards that do not depend on
 //! the point (the other point loops' `scf.if`, one point per thread) and hold no
 //! barrier, and no region other than such `scf.if` and `scf.for`; other loops (a
 //! condition on the point, a `while`) are left alone.
@@ -107,6 +111,55 @@ struct Shape {
     /// point and the guard (`scf.if` on a condition independent of the point) holding the
     /// next level; the last level's operations ([`jammable`]), with no guard.
     levels: Vec<(Vec<MlirOperation>, Option<MlirOperation>)>,
+    /// The buffers allocated outside the loop that only its body uses (a thread's
+    /// private copy of a scalar, `tessel-map-to-gpu`'s): each point gets its own (paper
+    /// 000 Algorithm 1's array expansion of live locals).
+    locals: Vec<MlirValue>,
+}
+
+/// Whether `op` is `l` or nested in it.
+unsafe fn within(op: MlirOperation, l: MlirOperation) -> bool {
+    unsafe {
+        let mut p = op;
+        while !p.ptr.is_null() {
+            if mlirOperationEqual(p, l) {
+                return true;
+            }
+            p = mlirOperationGetParentOperation(p);
+        }
+        false
+    }
+}
+
+/// The `memref.alloca`s outside `l` that operations in `l` use; `None` when one of them
+/// is also used outside `l` (its value crosses the loop: it cannot be one per point).
+unsafe fn locals_of(l: MlirOperation) -> Option<Vec<MlirValue>> {
+    unsafe fn walk(op: MlirOperation, l: MlirOperation, out: &mut Vec<MlirValue>) {
+        unsafe {
+            for k in 0..mlirOperationGetNumOperands(op) {
+                let v = mlirOperationGetOperand(op, k);
+                if mlirValueIsAOpResult(v) {
+                    let d = mlirOpResultGetOwner(v);
+                    if op_name(d) == "memref.alloca"
+                        && !within(d, l)
+                        && !out.iter().any(|o| mlirValueEqual(*o, v))
+                    {
+                        out.push(v);
+                    }
+                }
+            }
+            for c in children(op) {
+                walk(c, l, out);
+            }
+        }
+    }
+    unsafe {
+        let mut out = Vec::new();
+        walk(l, l, &mut out);
+        out.iter()
+            .all(|a| crate::mlir::uses(*a).iter().all(|(u, _)| within(*u, l)))
+            .then_some(out)
+    }
 }
 
 /// The defining operation of `v` if it is named `name`, and its operands.
@@ -164,6 +217,9 @@ unsafe fn shape(l: MlirOperation) -> Option<Shape> {
         let mut levels = Vec::new();
         let mut block = body(l);
         let mut dep: HashSet<usize> = HashSet::from([p.ptr as usize]);
+        // What a point reads of its own buffers depends on the point.
+        let locals = locals_of(l)?;
+        dep.extend(locals.iter().map(|a| a.ptr as usize));
         loop {
             let ops = block_ops(block);
             let (_, ops) = ops.split_last()?;
@@ -199,6 +255,7 @@ unsafe fn shape(l: MlirOperation) -> Option<Shape> {
             hi,
             step,
             levels,
+            locals,
         })
     }
 }
@@ -335,6 +392,15 @@ unsafe fn unroll(l: MlirOperation, s: &Shape) -> Result<(), String> {
                 .collect();
             for p in &points {
                 forms.note(*p);
+            }
+            // Each point's own copy of the loop's private buffers.
+            for a in &s.locals {
+                let alloca = mlirOpResultGetOwner(*a);
+                for m in maps.iter_mut() {
+                    let c = mlirOperationClone(alloca);
+                    place(block, c);
+                    m.insert(a.ptr as usize, mlirOperationGetResult(c, 0));
+                }
             }
             let mut target = block;
             for (pre, guard) in &s.levels {
