@@ -11,7 +11,9 @@
 
 // CHECK-LABEL: func.func @dot(
 // CHECK: gpu.launch
-// The 4-point version: four scalars, each point storing into its own.
+// The thread's scalar (for the loop that runs one point at a time)...
+// CHECK-NEXT: memref.alloca() : memref<f32>
+// ...and in the 4-point version four, each point storing into its own.
 // CHECK: %[[S0:.*]] = memref.alloca() : memref<f32>
 // CHECK-NEXT: %[[S1:.*]] = memref.alloca() : memref<f32>
 // CHECK-NEXT: %[[S2:.*]] = memref.alloca() : memref<f32>
