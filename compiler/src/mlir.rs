@@ -663,6 +663,21 @@ pub(crate) unsafe fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
         .then(|| unsafe { mlirIntegerAttrGetValueInt(a) })
 }
 
+/// Whether `op` is `ancestor` or nested in it.
+///
+/// # Safety
+/// Both are live operations.
+pub(crate) unsafe fn within(op: MlirOperation, ancestor: MlirOperation) -> bool {
+    let mut p = op;
+    while !p.ptr.is_null() {
+        if unsafe { mlirOperationEqual(p, ancestor) } {
+            return true;
+        }
+        p = unsafe { mlirOperationGetParentOperation(p) };
+    }
+    false
+}
+
 /// Whether `op` has the attribute `name`.
 ///
 /// # Safety

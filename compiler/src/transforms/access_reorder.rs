@@ -40,7 +40,7 @@
 
 use super::pad_banks::{strides, wavefronts};
 use crate::analysis::coalescing::{coefficient, coefficients, element_bytes};
-use crate::mlir::{body, has_attr, instantiate, iv, op_name, print_attr, string_ref, uses};
+use crate::mlir::{body, has_attr, instantiate, iv, op_name, print_attr, string_ref, uses, within};
 use mlir_sys::*;
 
 /// The integer reductions whose order does not change their result.
@@ -197,14 +197,7 @@ unsafe fn inside(v: MlirValue, l: MlirOperation) -> bool {
         } else {
             mlirOpResultGetOwner(v)
         };
-        let mut p = owner;
-        while !p.ptr.is_null() {
-            if mlirOperationEqual(p, l) {
-                return true;
-            }
-            p = mlirOperationGetParentOperation(p);
-        }
-        false
+        within(owner, l)
     }
 }
 

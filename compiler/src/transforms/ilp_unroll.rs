@@ -35,12 +35,12 @@
 //! between its iterations: `tessel-schedule`), so its iterations may be distributed
 //! and interleaved in any order. A buffer the body uses that is allocated outside the
 //! loop and used nowhere else (a scalar `tessel-map-to-gpu` made private to each
-//! thread: gemm's sum) is private to each point, so each point's copy of the body gets
-//! its own (Algorithm 1's array expansion of live locals); a loop one of whose buffers
-//! is also used outside it is left alone. The body must lie below guards that do not depend on
-//! the point (the other point loops' `scf.if`, one point per thread) and hold no
-//! barrier, and no region other than such `scf.if` and `scf.for`; other loops (a
-//! condition on the point, a `while`) are left alone.
+//! thread: gemm's sum) is private to each point, so each point's copy of the body
+//! gets its own (Algorithm 1's array expansion of live locals); a loop one of whose
+//! buffers is also used outside it is left alone. The body must lie below guards that
+//! do not depend on the point (the other point loops' `scf.if`, one point per thread)
+//! and hold no barrier, and no region other than such `scf.if` and `scf.for`; other
+//! loops (a condition on the point, a `while`) are left alone.
 //!
 //! Precondition: `tessel-map-to-gpu` ran (with `coarsen=auto`); runs after
 //! `tessel-promote-registers`. Spec: paper 000 sec. 4.3 and Algorithm 1 (ILP by
@@ -62,7 +62,7 @@
 //! } else { scf.if (%hi - %lo == 2 * %s) { ... 2 points ... } else { the loop } }
 //! ```
 
-use crate::mlir::{block_ops, body, children, has_attr as has, instantiate, iv, op_name};
+use crate::mlir::{block_ops, body, children, has_attr as has, instantiate, iv, op_name, within};
 use crate::registry::Options;
 use mlir_sys::*;
 use std::collections::{HashMap, HashSet};
@@ -115,20 +115,6 @@ struct Shape {
     /// private copy of a scalar, `tessel-map-to-gpu`'s): each point gets its own (paper
     /// 000 Algorithm 1's array expansion of live locals).
     locals: Vec<MlirValue>,
-}
-
-/// Whether `op` is `l` or nested in it.
-unsafe fn within(op: MlirOperation, l: MlirOperation) -> bool {
-    unsafe {
-        let mut p = op;
-        while !p.ptr.is_null() {
-            if mlirOperationEqual(p, l) {
-                return true;
-            }
-            p = mlirOperationGetParentOperation(p);
-        }
-        false
-    }
 }
 
 /// The `memref.alloca`s outside `l` that operations in `l` use; `None` when one of them
