@@ -375,7 +375,7 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "tessel-ilp-unroll",
-        summary: "Unroll the point loop whose threads' extent is chosen at launch (tessel.coarsened) where every thread of a full tile has 4 (or 2) points: each thread takes consecutive points, each operation repeated for them side by side (instruction-level parallelism, paper 000 Algorithm 1) and the index arithmetic they share computed once, so that cse keeps one load of each element (register reuse, paper 002); and the sequential innermost loops of kernels unrolled by 8, 4 or 2 where their trip count is a multiple (full tiles), the loop as it was otherwise",
+        summary: "Unroll the point loop whose threads' extent is chosen at launch (tessel.coarsened) where every thread of a full tile has 4 (or 2) points: each thread takes consecutive points, each operation repeated for them side by side (instruction-level parallelism, paper 000 Algorithm 1), each point with its own copy of the loop's private buffers (array expansion), and the index arithmetic they share computed once, so that cse keeps one load of each element (register reuse, paper 002); and the sequential innermost loops of kernels unrolled by 8, 4 or 2 where their trip count is a multiple (full tiles), the loop as it was otherwise",
         options: &[],
         example: "scf.for %p = %l to %hi step %b { S(%p) } {tessel.coarsened}  =>  scf.if (%hi - %lo == 4 * %b) { S(%p0), S(%p0 + 1), S(%p0 + 2), S(%p0 + 3) interleaved } else { scf.if (... 2 ...) { ... } else { the loop } }",
         kind: PassKind::Rust {
