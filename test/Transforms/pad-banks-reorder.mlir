@@ -2,7 +2,7 @@
 // not 2-D (no row to pad), read by each thread along its own row in a sequential loop,
 // is read in a rotated order, each thread starting at its own offset. Legal where the
 // loop's iterations may run in any order: no dependence carried (isl), or integer
-// reductions only. On sim the rotated reads take 2 wavefronts per request instead of 16,
+// reductions only. On sim the rotated reads take 1 wavefront per request instead of 16,
 // and the results are those of the original order.
 // RUN: tessel-opt %s --tessel-schedule --tessel-tile --tessel-promote-shared --tessel-pad-banks 2>/dev/null | FileCheck %s
 // RUN: tessel-opt %s --tessel-schedule --tessel-tile --tessel-promote-shared --tessel-pad-banks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
@@ -12,11 +12,12 @@
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=PROFILE
 
 // Each i sums a row of 16 elements of x (i32): thread x on i reads the shared copy of
-// x 16 words apart, 16 lanes in one bank. The rotation k' = (k + i) mod 16 puts
-// consecutive lanes in consecutive banks (lanes 16 apart still share one: 2 wavefronts).
+// x 16 words apart, 16 lanes in one bank. Every other lane starts in the same bank, so
+// the rotation k' = (k + i floordiv 2) mod 16 gives those lanes offsets 0, 1, ..., 15:
+// the warp's 32 words fall in 32 banks.
 // REMARK: pad-banks-reorder.mlir:[[@LINE+16]]:{{[0-9]+}}: remark: promoted to shared memory
-// REMARK: pad-banks-reorder.mlir:[[@LINE+15]]:{{[0-9]+}}: remark: loop reordered for shared memory (paper 000 Fig. 4: access reordering): each thread starts at its own offset, and its shared accesses take 2 wavefronts per warp instead of 16 over the loop's 16 steps
-// CHECK: #[[ROT:.*]] = affine_map<(d0, d1, d2) -> (d1 + (d0 - d1 + d2) mod 16)>
+// REMARK: pad-banks-reorder.mlir:[[@LINE+15]]:{{[0-9]+}}: remark: loop reordered for shared memory (paper 000 Fig. 4: access reordering): each thread starts at its own offset, and its shared accesses take 1 wavefronts per warp instead of 16 over the loop's 16 steps
+// CHECK: #[[ROT:.*]] = affine_map<(d0, d1, d2) -> (d1 + (d0 - d1 + d2 floordiv 2) mod 16)>
 // CHECK-LABEL: func.func @rows(
 // CHECK: %[[S:.*]] = tgpu.alloc_shared [4096] padding [0] : memref<4096xi32, #gpu.address_space<workgroup>>
 // CHECK: affine.for %[[I:.*]] =
@@ -85,7 +86,7 @@ func.func @weighted(%x: memref<16384xi32> loc("x"), %w: memref<16xi32>, %s: memr
 // OUT-NEXT: 734502343
 // OUT-NEXT: 975
 // OUT-NEXT: 94
-// PROFILE: "kernel": "rows_k0", {{.*}} "shared_load_requests": 512, "shared_load_wavefronts": 1024,
+// PROFILE: "kernel": "rows_k0", {{.*}} "shared_load_requests": 512, "shared_load_wavefronts": 512,
 // PROFILE: "kernel": "rows_f32_k0", {{.*}} "shared_load_requests": 512, "shared_load_wavefronts": 8192,
 func.func @main() {
   %c0 = arith.constant 0 : index

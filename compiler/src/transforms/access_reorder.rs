@@ -6,8 +6,11 @@
 //! sec. 3.3.1, "access reorder ... by varying start offsets of each thread").
 //!
 //! The loop `for k = lb to lb + W` (step 1, `W` a constant) runs its body with
-//! `k' = lb + (k - lb + x) mod W` in place of `k`, `x` the counter thread x takes: each
-//! thread runs the same iterations, in a rotated order. That is legal where the loop's
+//! `k' = lb + (k - lb + x floordiv D) mod W` in place of `k`, `x` the counter thread x
+//! takes and `D` the power of two up to 32 that leaves the fewest wavefronts (lanes 16
+//! words apart share a bank every other lane: `x floordiv 2` gives those lanes
+//! different offsets): each thread runs the same iterations, in a rotated order. That
+//! is legal where the loop's
 //! iterations may run in any order:
 //! - isl found no dependence carried by the loop (`tpoly.coincident`, from
 //!   `tessel-schedule`); or
@@ -34,7 +37,7 @@
 //! // =>
 //! affine.for %k = #lb(%kt) to #ub(%kt) {
 //!   %lb = affine.apply #lb(%kt)
-//!   %r = affine.apply affine_map<(d0, d1, d2) -> (d1 + (d0 - d1 + d2) mod 16)>(%k, %lb, %i)
+//!   %r = affine.apply affine_map<(d0, d1, d2) -> (d1 + (d0 - d1 + d2 floordiv 2) mod 16)>(%k, %lb, %i)
 //!   %v = affine.load %s[%i * 16 + %r - %o]        // 1 wavefront per step
 //! ```
 
@@ -98,10 +101,12 @@ pub(crate) unsafe fn reorder(alloc: MlirOperation, x: MlirValue, step: i64) -> R
         // the location of its whole scop).
         for (l, first) in loops {
             let loc = mlirOperationGetLocation(first);
-            let access = |k: i64, lane: i64, rotate: bool, trip: i64, sx: i64, sk: i64| {
-                let kk = match rotate {
-                    true => (k + lane * step).rem_euclid(trip),
-                    false => k,
+            // Lane `lane`'s address at step `k`, its loop rotated by its counter of
+            // thread x divided by `by` (lane 0 of a warp taken at a multiple of 32).
+            let access = |k: i64, lane: i64, by: Option<i64>, trip: i64, sx: i64, sk: i64| {
+                let kk = match by {
+                    Some(d) => (k + (lane * step).div_euclid(d)).rem_euclid(trip),
+                    None => k,
                 };
                 (sx * lane + sk * kk) * esz
             };
@@ -113,26 +118,32 @@ pub(crate) unsafe fn reorder(alloc: MlirOperation, x: MlirValue, step: i64) -> R
                     tessel_dialects::tesselEmitRemark(loc, string_ref(&note));
                 }
                 Ok(p) => {
-                    let cost = |rotate: bool| -> i64 {
+                    let cost = |by: Option<i64>| -> i64 {
                         p.accesses
                             .iter()
                             .map(|(cx, ck)| {
                                 let (sx, sk) = (dot(cx, &st) * step, dot(ck, &st));
                                 (0..p.trip)
                                     .map(|k| {
-                                        wavefronts(esz, |lane| {
-                                            access(k, lane, rotate, p.trip, sx, sk)
-                                        })
+                                        wavefronts(esz, |lane| access(k, lane, by, p.trip, sx, sk))
                                     })
                                     .sum::<i64>()
                             })
                             .sum()
                     };
-                    let (before, after) = (cost(false), cost(true));
+                    // The divisor of the counter that spreads the lanes best: lanes
+                    // whose strides meet in one bank (16 words apart: every other lane)
+                    // need offsets that differ among them, x / 2 rather than x.
+                    let before = cost(None);
+                    let (by, after) = [1, 2, 4, 8, 16, 32]
+                        .into_iter()
+                        .map(|d| (d, cost(Some(d))))
+                        .min_by_key(|(d, c)| (*c, *d))
+                        .expect("divisors");
                     if after >= before {
                         continue;
                     }
-                    rotate(l, x, p.trip)?;
+                    rotate(l, x, by, p.trip)?;
                     let steps = p.trip * p.accesses.len() as i64;
                     let note = format!(
                         "loop reordered for shared memory (paper 000 Fig. 4: access reordering): each thread starts at its own offset, and its shared accesses take {} wavefronts per warp instead of {} over the loop's {} steps",
@@ -437,8 +448,9 @@ unsafe fn reduction(
     }
 }
 
-/// Runs `l`'s body with its counter rotated by thread x's `x`, modulo its `trip`.
-unsafe fn rotate(l: MlirOperation, x: MlirValue, trip: i64) -> Result<(), String> {
+/// Runs `l`'s body with its counter rotated by thread x's `x` divided by `by`, modulo
+/// its `trip`.
+unsafe fn rotate(l: MlirOperation, x: MlirValue, by: i64, trip: i64) -> Result<(), String> {
     unsafe {
         let lb = mlirOperationGetAttributeByName(l, string_ref("lowerBoundMap"));
         let n = mlirAffineMapGetNumInputs(mlirAffineMapAttrGetValue(lb));
@@ -449,7 +461,7 @@ unsafe fn rotate(l: MlirOperation, x: MlirValue, trip: i64) -> Result<(), String
         let inputs: Vec<String> = (2..args.len()).map(|i| format!("%a{i}")).collect();
         let dims = mlirAffineMapGetNumDims(mlirAffineMapAttrGetValue(lb)) as usize;
         let text = format!(
-            "func.func @rotate({}) -> index {{\n  %lb = affine.apply {}({})[{}]\n  %r = affine.apply affine_map<(d0, d1, d2) -> (d1 + (d0 - d1 + d2) mod {trip})>(%a0, %lb, %a1)\n  return %r : index\n}}",
+            "func.func @rotate({}) -> index {{\n  %lb = affine.apply {}({})[{}]\n  %r = affine.apply affine_map<(d0, d1, d2) -> (d1 + (d0 - d1 + d2 floordiv {by}) mod {trip})>(%a0, %lb, %a1)\n  return %r : index\n}}",
             params.join(", "),
             print_attr(lb),
             inputs[..dims].join(", "),
