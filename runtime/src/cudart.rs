@@ -432,18 +432,30 @@ pub unsafe extern "C" fn cudaLaunchKernel(
     SUCCESS
 }
 
+/// Stores in `*ptr` what `alloc` gives for `bytes` on the device (`call` names the CUDA
+/// call in an error, which ends the program).
+///
+/// # Safety
+/// `ptr` is null or writable.
+unsafe fn allocate(
+    ptr: *mut *mut c_void,
+    bytes: usize,
+    call: &str,
+    alloc: impl FnOnce(&mut dyn crate::api::Device, u64) -> Result<*mut c_void, String>,
+) -> i32 {
+    if ptr.is_null() {
+        return fail(INVALID_VALUE);
+    }
+    *ptr = alloc(&mut *rt().device, bytes as u64)
+        .unwrap_or_else(|e| die(&format!("{call} of {bytes} bytes: {e}")));
+    SUCCESS
+}
+
 /// # Safety
 /// `ptr` is writable.
 #[no_mangle]
 pub unsafe extern "C" fn cudaMalloc(ptr: *mut *mut c_void, bytes: usize) -> i32 {
-    if ptr.is_null() {
-        return fail(INVALID_VALUE);
-    }
-    *ptr = rt()
-        .device
-        .alloc(bytes as u64)
-        .unwrap_or_else(|e| die(&format!("cudaMalloc of {bytes} bytes: {e}")));
-    SUCCESS
+    allocate(ptr, bytes, "cudaMalloc", |d, b| d.alloc(b))
 }
 
 /// Memory the host and the kernels both address: on sim, device memory (host memory
@@ -458,14 +470,7 @@ pub unsafe extern "C" fn cudaMallocManaged(
     bytes: usize,
     _flags: u32,
 ) -> i32 {
-    if ptr.is_null() {
-        return fail(INVALID_VALUE);
-    }
-    *ptr = rt()
-        .device
-        .alloc_managed(bytes as u64)
-        .unwrap_or_else(|e| die(&format!("cudaMallocManaged of {bytes} bytes: {e}")));
-    SUCCESS
+    allocate(ptr, bytes, "cudaMallocManaged", |d, b| d.alloc_managed(b))
 }
 
 #[no_mangle]
