@@ -211,12 +211,15 @@ pub const OPTIMIZE_PIPELINES: &[(&str, &str)] = &[
     ),
     (
         "default",
-        concat!("tessel-detect-scops, tessel-schedule, ", default_mapping!()),
+        concat!(
+            "tessel-detect-scops, tessel-schedule, tessel-share, ",
+            default_mapping!()
+        ),
     ),
 ];
 
-/// What the default pipeline runs after the schedule (and after `tessel-autotune`,
-/// whose candidates run it).
+/// What the default pipeline runs after the schedule and the share pragma's plan (and
+/// after `tessel-autotune`, whose candidates run it).
 pub const DEFAULT_MAPPING: &str = default_mapping!();
 
 /// Upstream MLIR's own route to the GPU, which tessel-bench measures beside Tessel's
@@ -253,7 +256,7 @@ fn optimize_pipeline(opt: &dyn Fn(&str) -> String) -> Result<String, String> {
                 true => "tessel-autotune".to_string(),
                 false => format!("tessel-autotune{{gpu={gpu}}}"),
             };
-            Ok(pipeline.replacen("tessel-schedule, ", &format!("tessel-schedule, {tune}, "), 1))
+            Ok(pipeline.replacen("tessel-share, ", &format!("tessel-share, {tune}, "), 1))
         }
         ("model", _) => Err(format!(
             "'tessel-optimize' option autotune=model: pipeline={name} has no parameters to choose (only pipeline=default)"
@@ -315,6 +318,18 @@ pub const PASSES: &[PassInfo] = &[
         kind: PassKind::Rust {
             anchor: "",
             run: crate::transforms::autotune::run,
+        },
+    },
+    PassInfo {
+        name: "tessel-share",
+        summary: "Turn a scop's share pragma into tile sizes and candidate arrays (paper 000 sec. 3.2): the seeds and the arrays a dependence links to them are the candidates for shared memory (tessel.share_candidates), and the band's tile sizes (tile_sizes) are the plan of highest profit (eq. 8: global bytes a block saves by reuse and by coalesced copies) among those whose boxes have the partitions' extents (TBX, TBY, TBZ: the tile sizes of the members threads x, y, z take; *: any) within a block's threads and theta of its shared memory (eqs. 9-11)",
+        options: &[
+            PassOption { name: "theta", default: "0.25", help: "theta_s: the part of a block's 48 KiB of shared memory the plan's boxes may take (paper 000 eq. 9: 0.125 to 0.25)" },
+        ],
+        example: "tpoly.scop share [#tpoly.share<\"A\"[TBY][*]>, #tpoly.share<\"B\"[*][TBX]>] { C[i][j] += A[i][k] * B[k][j] }  =>  tpoly.scop share [...] attributes {tessel.share_candidates = [\"A\", \"B\", \"C\"], tile_sizes = array<i64: 32, 32, 32>} { ... }",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::share::run,
         },
     },
     PassInfo {
@@ -385,10 +400,10 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "tessel-optimize",
-        summary: "Optimize affine code for the GPU, as tesselc does between the frontend and the lowering: pipeline=naive (tessel-detect-scops, tessel-schedule, tessel-map-to-gpu) or default (the same with tessel-tile, tessel-promote-shared and tessel-pad-banks before the mapping and tessel-promote-registers and tessel-ilp-unroll after it)",
+        summary: "Optimize affine code for the GPU, as tesselc does between the frontend and the lowering: pipeline=naive (tessel-detect-scops, tessel-schedule, tessel-map-to-gpu) or default (the same with tessel-share, tessel-tile, tessel-promote-shared and tessel-pad-banks before the mapping and tessel-promote-registers and tessel-ilp-unroll after it)",
         options: &[
             PassOption { name: "pipeline", default: "default", help: "naive: the untiled mapping, one thread per iteration of the outer parallel loops (the baseline); default: tiles to blocks, points to threads, shared copies of the arrays a tile reuses or reads uncoalesced, padded against bank conflicts, loop-invariant elements in registers, a thread's points unrolled side by side" },
-            PassOption { name: "autotune", default: "none", help: "none: the default pipeline's fixed rules; model: tessel-autotune after tessel-schedule chooses each function's tile sizes and shared-memory promotion by sim's estimate (pipeline=default only)" },
+            PassOption { name: "autotune", default: "none", help: "none: the default pipeline's fixed rules; model: tessel-autotune after tessel-share chooses each function's tile sizes and shared-memory promotion by sim's estimate (pipeline=default only)" },
             PassOption { name: "gpu", default: "", help: "with autotune=model: the GPU model to tune for (default: TESSEL_GPU, else h100)" },
         ],
         example: "tpoly.scop { affine.for %i ... }  =>  gpu.alloc, gpu.memcpy; gpu.launch ...; gpu.memcpy back",

@@ -35,6 +35,27 @@ extern "C" {
         check: RustPassCheck,
         user_data: *mut std::ffi::c_void,
     );
+    /// Whether `attr` is a `#tpoly.share` (a share pragma's array partition).
+    pub fn tesselAttributeIsATPolyShare(attr: mlir_sys::MlirAttribute) -> bool;
+    /// The C name of the array of a `#tpoly.share`.
+    pub fn tesselTPolyShareAttrGetArray(attr: mlir_sys::MlirAttribute) -> mlir_sys::MlirStringRef;
+    /// The number of extents of a `#tpoly.share` (0: the whole array).
+    pub fn tesselTPolyShareAttrGetNumExtents(attr: mlir_sys::MlirAttribute) -> isize;
+    /// Extent `pos` of a `#tpoly.share`, over the symbols TBX, TBY, TBZ (null: `*`).
+    pub fn tesselTPolyShareAttrGetExtent(
+        attr: mlir_sys::MlirAttribute,
+        pos: isize,
+    ) -> mlir_sys::MlirAffineExpr;
+    /// Whether a `#tpoly.share` says `coalesce`.
+    pub fn tesselTPolyShareAttrGetCoalesce(attr: mlir_sys::MlirAttribute) -> bool;
+    /// Evaluates extent `pos` of a `#tpoly.share` for the block sizes `tb` (TBX, TBY,
+    /// TBZ) into `result`; false for `*` or an extent out of range.
+    pub fn tesselTPolyShareAttrEvaluateExtent(
+        attr: mlir_sys::MlirAttribute,
+        pos: isize,
+        tb: *const i64,
+        result: *mut i64,
+    ) -> bool;
     /// Emits a remark at a location (the MLIR C API has errors only).
     pub fn tesselEmitRemark(loc: mlir_sys::MlirLocation, message: mlir_sys::MlirStringRef);
     /// Adds a workgroup attribution of `ty` to the `gpu.launch` `launch` and returns its

@@ -2,7 +2,8 @@
 // the arrays it names are the seeds, promoted wherever the tile's footprint has a box
 // that fits, whatever the reuse; the others follow the automatic rule. An array's C
 // name is the name of its argument's location (`loc("A")`, as the frontend gives it).
-// The partition's extents are not enforced: the box is the tile's footprint.
+// The box is the tile's footprint: `tessel-share` (share.mlir) chooses the tile sizes
+// from the partitions and the candidates, and is not run here.
 // RUN: tessel-opt %s --split-input-file --tessel-schedule --tessel-tile --tessel-promote-shared 2>/dev/null | FileCheck %s
 // RUN: tessel-opt %s --split-input-file --tessel-schedule --tessel-tile --tessel-promote-shared -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
@@ -11,7 +12,7 @@
 // staged; no array is named Z.
 // REMARK: promote-shared-pragma.mlir:[[@LINE+11]]:{{[0-9]+}}: remark: share pragma: 'B' not promoted to shared memory: the kernel writes it
 // REMARK: promote-shared-pragma.mlir:[[@LINE+10]]:{{[0-9]+}}: remark: share pragma: no array of the scop is named 'Z' (an array's C name is the location of its argument, loc("Z"))
-// REMARK: promote-shared-pragma.mlir:[[@LINE+12]]:{{[0-9]+}}: remark: promoted to shared memory: a 32x32 box of f32 per tile (4096 bytes), named by the share pragma (its partition's extents are not enforced: the box is the tile's footprint)
+// REMARK: promote-shared-pragma.mlir:[[@LINE+12]]:{{[0-9]+}}: remark: promoted to shared memory: a 32x32 box of f32 per tile (4096 bytes), named by the share pragma
 // CHECK-LABEL: func.func @scaled(
 // CHECK: tgpu.alloc_shared [32, 32] padding [0, 0] : memref<32x32xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT: affine.apply

@@ -212,7 +212,7 @@ pub(crate) unsafe fn coefficient(e: MlirAffineExpr, dim: bool, pos: isize) -> Op
 }
 
 /// The trip count of an `affine.for` with constant bounds.
-unsafe fn trip_count(l: MlirOperation) -> Option<u64> {
+pub(crate) unsafe fn trip_count(l: MlirOperation) -> Option<u64> {
     unsafe {
         let bound = |name: &str| {
             let map =

@@ -17,5 +17,6 @@ pub mod promote_shared;
 pub mod scalars;
 pub mod schedule;
 pub mod scope_launches;
+pub mod share;
 pub mod tile;
 pub mod transfers;

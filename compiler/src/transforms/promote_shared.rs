@@ -35,10 +35,11 @@
 //! seeds: an array it names is promoted under the first three conditions alone, before
 //! the others (so it has the budget first), whatever its reuse; a remark says why a
 //! named array is not. An array's C name is the name of its argument's location
-//! (`loc("A")`, which the frontend gives it). The partition's extents are not enforced
-//! (the box is the tile's footprint), and paper 000's candidate closure and profit
-//! model (sec. 3.2) are not built: the arrays the pragma does not name follow the rule
-//! above.
+//! (`loc("A")`, which the frontend gives it). The box is the tile's footprint: the
+//! partitions' extents reach it through the tile sizes `tessel-share` chooses, and where
+//! `tessel-share` recorded the pragma's candidates (`tessel.share_candidates`: the seeds
+//! and the arrays dependences link to them) the arrays outside them stay in global
+//! memory; the other candidates follow the rule above.
 //!
 //! The rewrite: at the top of the anchor's body a `tgpu.alloc_shared` of the box, a
 //! `tgpu.tile_copy` of the box at its offset (an `affine.apply` of the loops outside and
@@ -69,12 +70,17 @@
 //! ```
 
 use super::map_to_gpu::{band_ops, tiled_kernels};
+use super::share::{self, c_name};
 use crate::analysis::coalescing::{element_bytes, thread_order, uncoalesced};
 use crate::analysis::import::{import_scop, isl_context, within, Scop};
 use crate::mlir::{body, children, instantiate, int_attr, iv, op_name, print_type, string_ref};
 use crate::registry::Options;
 use isl_rs::{Aff, DimType, Map, UnionMap, UnionSet};
 use mlir_sys::*;
+
+/// Why an array is not promoted in a band that does not use it (no remark: a share
+/// pragma's seed is promoted in the bands that read it).
+const UNUSED: &str = "the band does not use it";
 
 /// Shared memory the promoted arrays of one tiled kernel may take: 48 KiB, what a block
 /// of every NVIDIA GPU may allocate statically (AMD's LDS is 64 KiB).
@@ -149,34 +155,6 @@ unsafe fn promote_scop(scop: MlirOperation, min_reuse: f64) -> Result<(), String
         };
     }
     Ok(())
-}
-
-/// The C names of the arrays of `scop`'s share pragma (`share [#tpoly.share<"A"...>]`).
-unsafe fn share_hints(scop: MlirOperation) -> Vec<String> {
-    unsafe {
-        let a = attr(scop, "share");
-        if a.ptr.is_null() || !mlirAttributeIsAArray(a) {
-            return Vec::new();
-        }
-        (0..mlirArrayAttrGetNumElements(a))
-            .filter_map(|k| {
-                let text = crate::mlir::print_attr(mlirArrayAttrGetElement(a, k));
-                let start = text.find('"')? + 1;
-                let len = text[start..].find('"')?;
-                Some(text[start..start + len].to_string())
-            })
-            .collect()
-    }
-}
-
-/// The C name of array `v`: the name of its location where it is one (`loc("A")`, as
-/// the frontend gives the arrays' arguments).
-unsafe fn c_name(v: MlirValue) -> Option<String> {
-    unsafe {
-        let loc = mlirValueGetLocation(v);
-        mlirLocationIsAName(loc)
-            .then(|| crate::mlir::from_string_ref(mlirIdentifierStr(mlirLocationNameGetName(loc))))
-    }
 }
 
 /// The innermost tile loop of the band of `tiles`, down its perfectly nested loops.
@@ -255,7 +233,8 @@ unsafe fn promote_band(
         let mut promoted = Vec::new();
         // The arrays a share pragma names come first (paper 000 sec. 3: the seeds), and
         // go to shared memory wherever they can, whatever the reuse.
-        let named = share_hints(scop);
+        let named = share::hint_names(scop);
+        let candidates = share::candidates(scop);
         let hinted = |v: MlirValue| c_name(v).is_some_and(|n| named.contains(&n));
         let mut order: Vec<&(String, MlirValue)> = s.arrays.iter().collect();
         order.sort_by_key(|(_, v)| !hinted(*v));
@@ -280,6 +259,11 @@ unsafe fn promote_band(
                 if super::transfers::writes(tiles[0], *value) {
                     break 'decide Err("the kernel writes it");
                 }
+                if let Some(c) = &candidates {
+                    if !c.contains(&c_name(*value).unwrap_or_default()) {
+                        break 'decide Err("no dependence links it to a seed of the share pragma");
+                    }
+                }
                 let mut loads = Vec::new();
                 let mut other = false;
                 for (user, _) in crate::mlir::uses(*value) {
@@ -291,7 +275,10 @@ unsafe fn promote_band(
                         false => other = true,
                     }
                 }
-                if loads.is_empty() || other {
+                if loads.is_empty() && !other {
+                    break 'decide Err(UNUSED);
+                }
+                if other {
                     break 'decide Err("the tile does not only load it");
                 }
                 let rank = mlirShapedTypeGetRank(t) as usize;
@@ -370,7 +357,7 @@ unsafe fn promote_band(
                     offsets,
                     loads,
                     why: match (seed, reused) {
-                        (true, _) => "named by the share pragma (its partition's extents are not enforced: the box is the tile's footprint)",
+                        (true, _) => "named by the share pragma",
                         (false, true) => "read by several threads of the block",
                         (false, false) => "read uncoalesced by thread x, copied by rows",
                     },
@@ -378,7 +365,7 @@ unsafe fn promote_band(
             };
             match decided {
                 Ok(p) => promoted.push(p),
-                Err(why) if seed => {
+                Err(why) if seed && why != UNUSED => {
                     let text = format!(
                         "share pragma: '{}' not promoted to shared memory: {why}",
                         c_name(*value).unwrap_or_default()

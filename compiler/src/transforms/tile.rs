@@ -174,7 +174,7 @@ pub(crate) unsafe fn imperfect_outer_band(scop: MlirOperation) -> bool {
 
 /// The perfectly nested loops of the band that `first` starts, and the loop of a later
 /// member of the band that lies deeper, beside other operations, if one does.
-unsafe fn members(first: MlirOperation) -> (Vec<MlirOperation>, Option<MlirOperation>) {
+pub(crate) unsafe fn members(first: MlirOperation) -> (Vec<MlirOperation>, Option<MlirOperation>) {
     let band = unsafe { int_attr(first, "tpoly.band") }.unwrap_or(0);
     let mut loops = vec![first];
     while let Some(l) = unsafe {
@@ -209,31 +209,14 @@ unsafe fn next_member(l: MlirOperation, band: i64, m: i64) -> Option<MlirOperati
     }
 }
 
-/// Tiles the band whose first member is `first`; the sizes used, and a remark when only
-/// part of the band could be tiled.
-unsafe fn tile_band(
-    first: MlirOperation,
-    sizes: &[i64],
-) -> Result<(Vec<i64>, Option<String>), String> {
-    let band = unsafe { int_attr(first, "tpoly.band") }.unwrap_or(0);
-    let (loops, deeper) = unsafe { members(first) };
-    let partial = deeper.is_some();
-    let last = *loops.last().expect("one loop at least");
-    let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(last, 0)) };
-    let inner = unsafe { block_ops(body) };
+/// `tessel-tile`'s rule for the band `loops` (its perfectly nested members, outermost
+/// first): the members `tessel-map-to-gpu` maps to threads ([`mapped`]) get a thread per
+/// point (256 for one; 32 each for two; for three, 32 for the one thread x takes, 8 and
+/// 4 for the others), the others 32 beside two mapped members, else 8; a band without a
+/// coincident member 32 for each of one or two members and 8 for deeper bands.
+pub(crate) unsafe fn rule(loops: &[MlirOperation]) -> Vec<i64> {
     let n = loops.len();
-    // The members tessel-map-to-gpu maps to threads: the first coincident one and the
-    // coincident ones right inside it, at most three. Their sizes give a thread per
-    // point: 256 for one; 32 each for two; for three, 32 for the one thread x takes
-    // (paper 003's priorities: crate::analysis::coalescing), 8 and 4 for the others.
-    let coincident: Vec<bool> = loops
-        .iter()
-        .map(|l| unsafe { has(*l, "tpoly.coincident") })
-        .collect();
-    let mapped: Vec<usize> = match coincident.iter().position(|c| *c) {
-        Some(f) => (f..n.min(f + 3)).take_while(|k| coincident[*k]).collect(),
-        None => Vec::new(),
-    };
+    let mapped = unsafe { mapped(loops) };
     let mut default = vec![if n <= 2 { 32 } else { 8 }; n];
     if !mapped.is_empty() {
         default = vec![8; n];
@@ -248,21 +231,57 @@ unsafe fn tile_band(
             default = vec![32; n];
         }
         _ => {
-            let counters: Vec<MlirValue> = mapped
-                .iter()
-                .map(|k| unsafe {
-                    mlirBlockGetArgument(
-                        mlirRegionGetFirstBlock(mlirOperationGetRegion(loops[*k], 0)),
-                        0,
-                    )
-                })
-                .collect();
-            let order = unsafe { thread_order(loops[n - 1], &counters) };
+            let order = unsafe { thread_order(loops[n - 1], &counters(loops, &mapped)) };
             default[mapped[order[0]]] = 32;
             default[mapped[order[1]]] = 8;
             default[mapped[order[2]]] = 4;
         }
     }
+    default
+}
+
+/// The members of the band `loops` that `tessel-map-to-gpu` maps to threads: the first
+/// coincident one and the coincident ones right inside it, at most three.
+pub(crate) unsafe fn mapped(loops: &[MlirOperation]) -> Vec<usize> {
+    let coincident: Vec<bool> = loops
+        .iter()
+        .map(|l| unsafe { has(*l, "tpoly.coincident") })
+        .collect();
+    match coincident.iter().position(|c| *c) {
+        Some(f) => (f..loops.len().min(f + 3))
+            .take_while(|k| coincident[*k])
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
+/// The counters of the members `which` of the band `loops`.
+pub(crate) unsafe fn counters(loops: &[MlirOperation], which: &[usize]) -> Vec<MlirValue> {
+    which
+        .iter()
+        .map(|k| unsafe {
+            mlirBlockGetArgument(
+                mlirRegionGetFirstBlock(mlirOperationGetRegion(loops[*k], 0)),
+                0,
+            )
+        })
+        .collect()
+}
+
+/// Tiles the band whose first member is `first`; the sizes used, and a remark when only
+/// part of the band could be tiled.
+unsafe fn tile_band(
+    first: MlirOperation,
+    sizes: &[i64],
+) -> Result<(Vec<i64>, Option<String>), String> {
+    let band = unsafe { int_attr(first, "tpoly.band") }.unwrap_or(0);
+    let (loops, deeper) = unsafe { members(first) };
+    let partial = deeper.is_some();
+    let last = *loops.last().expect("one loop at least");
+    let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(last, 0)) };
+    let inner = unsafe { block_ops(body) };
+    let n = loops.len();
+    let default = unsafe { rule(&loops) };
     let size = |k: usize| *sizes.get(k).or(sizes.last()).unwrap_or(&default[k]);
     let used: Vec<i64> = (0..n).map(size).collect();
     let (domain, params) = loop_nest(&loops)?;

@@ -96,23 +96,23 @@ const STAGES: [(&str, &str); 7] = [
     ("naive", "tessel-optimize{pipeline=naive}"),
     (
         "tiled",
-        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-map-to-gpu{coarsen=1}",
+        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-map-to-gpu{coarsen=1}",
     ),
     (
         "+shared",
-        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-map-to-gpu{coarsen=1}",
+        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-map-to-gpu{coarsen=1}",
     ),
     (
         "+padding",
-        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu{coarsen=1}",
+        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu{coarsen=1}",
     ),
     (
         "+registers",
-        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu{coarsen=1}, tessel-promote-registers",
+        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu{coarsen=1}, tessel-promote-registers",
     ),
     (
         "+coarsening",
-        "tessel-detect-scops, tessel-schedule, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-promote-registers",
+        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-promote-registers",
     ),
     ("+ILP", "tessel-optimize{pipeline=default}"),
 ];
