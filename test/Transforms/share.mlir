@@ -205,3 +205,22 @@ func.func @nothing(%A: memref<64x64xf32> loc("A"), %B: memref<64x64xf32> loc("B"
   }
   return
 }
+
+// -----
+
+// A transpose read down a column by thread x: A is in CoalesceSet (paper 004's test),
+// its profit 32 bytes per element of the box. Every plan of 1024 threads with TBX >= 32
+// has the same profit (32 bytes * 1024 elements); the rule's 32x32 is the nearest.
+// REMARK: share.mlir:[[@LINE+3]]:3: remark: share pragma: tile sizes 32, 32 (TBX = 32, TBY = 32): profit 32768 bytes of global traffic per block (reuse: none; coalescing: A), boxes of 4096 bytes of shared memory per block (theta_s = 0.25 of 48 KiB)
+// PROMOTE: remark: promoted to shared memory: a 32x32 box of f32 per tile (4096 bytes), named by the share pragma
+func.func @transpose(%A: memref<512x512xf32> loc("A"), %B: memref<512x512xf32> loc("B")) {
+  tpoly.scop share [#tpoly.share<"A"[TBX][TBY]>] {
+    affine.for %i = 0 to 512 {
+      affine.for %j = 0 to 512 {
+        %a = affine.load %A[%j, %i] : memref<512x512xf32>
+        affine.store %a, %B[%i, %j] : memref<512x512xf32>
+      }
+    }
+  }
+  return
+}
