@@ -441,7 +441,7 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "tessel-lower-shared",
-        summary: "Lower the tgpu dialect inside gpu.launch: tgpu.alloc_shared to a workgroup attribution of the launch, tgpu.tile_copy to the block's cooperative copy (consecutive threads on consecutive elements, boundary elements skipped); part of the device preparation",
+        summary: "Lower the tgpu dialect inside gpu.launch: tgpu.alloc_shared to a workgroup attribution of the launch, tgpu.tile_copy to the block's cooperative copy (consecutive threads on consecutive elements, boundary elements skipped), prefetched into registers an iteration ahead at the top of a loop the kernel runs in sequence; part of the device preparation",
         options: &[],
         example: "%s = tgpu.alloc_shared [32, 32] padding [0, 1] : memref<32x33xf32, 3>; tgpu.tile_copy %A to %s ...  =>  gpu.launch ... workgroup(%s : memref<32x33xf32, 3>) { scf.for %e = %tid to 1024 step %threads { ... } }",
         kind: PassKind::Rust {

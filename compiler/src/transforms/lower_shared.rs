@@ -21,6 +21,9 @@
 //!   keeps the global side's order and writes (or reads) the shared side at the
 //!   reordered indices. The copy does not synchronize: the `gpu.barrier` after it is
 //!   the producer's.
+//! - A copy at the top of a loop the kernel runs in sequence, of a few elements per
+//!   thread, is prefetched first ([`super::copy_prefetch`]): its elements for the next
+//!   iteration are loaded into registers while the block computes on this one's.
 //!
 //! Precondition: every tgpu op stands inside a `gpu.launch` (before kernel outlining:
 //! the pass heads the device preparation of both lowerings); one outside is an error.
@@ -54,6 +57,7 @@ pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
     let mut found = Vec::new();
     // SAFETY: the pass manager gives a live operation that this pass alone changes.
     unsafe {
+        super::copy_prefetch::run(op)?;
         collect(op, &mut found);
         for o in found {
             let lowered = match op_name(o).as_str() {
@@ -82,7 +86,7 @@ unsafe fn collect(op: MlirOperation, out: &mut Vec<MlirOperation>) {
 }
 
 /// The `gpu.launch` around `op`.
-unsafe fn launch_of(op: MlirOperation) -> Option<MlirOperation> {
+pub(super) unsafe fn launch_of(op: MlirOperation) -> Option<MlirOperation> {
     let mut p = unsafe { mlirOperationGetParentOperation(op) };
     while !p.ptr.is_null() {
         if unsafe { op_name(p) } == "gpu.launch" {
@@ -110,6 +114,101 @@ unsafe fn alloc(op: MlirOperation) -> Result<(), String> {
     }
 }
 
+/// What the lowering of a `tgpu.tile_copy` needs to know of it.
+pub(super) struct Copy {
+    pub operands: Vec<MlirValue>,
+    pub tile: Vec<i64>,
+    /// Shared dimension `d` holds tile dimension `perm[d]`.
+    pub perm: Vec<usize>,
+    /// The rows' order on the shared side's banks ([`copy_rows`]).
+    pub order: (i64, i64),
+    pub src_type: String,
+    pub dst_type: String,
+    pub elem: String,
+    pub zero: &'static str,
+    pub shared_src: bool,
+}
+
+impl Copy {
+    /// Reads the `tgpu.tile_copy` `op`.
+    pub(super) unsafe fn of(op: MlirOperation) -> Result<Copy, String> {
+        unsafe {
+            let n = mlirOperationGetNumOperands(op);
+            let operands: Vec<MlirValue> = (0..n).map(|k| mlirOperationGetOperand(op, k)).collect();
+            let tile_attr = mlirOperationGetAttributeByName(op, crate::mlir::string_ref("tile"));
+            let tile: Vec<i64> = (0..mlirDenseArrayGetNumElements(tile_attr))
+                .map(|k| mlirDenseI64ArrayGetElement(tile_attr, k))
+                .collect();
+            let src_type = print_type(mlirValueGetType(operands[0]));
+            let dst_type = print_type(mlirValueGetType(operands[1]));
+            let shared_src = src_type.contains("workgroup");
+            // Shared dimension d holds tile dimension perm[d] (the verifier checked it).
+            let perm_attr =
+                mlirOperationGetAttributeByName(op, crate::mlir::string_ref("permutation"));
+            let perm: Vec<usize> = match perm_attr.ptr.is_null() {
+                true => (0..tile.len()).collect(),
+                false => (0..mlirDenseArrayGetNumElements(perm_attr))
+                    .map(|k| mlirDenseI64ArrayGetElement(perm_attr, k) as usize)
+                    .collect(),
+            };
+            // The rows' order on the shared side's banks (its padded strides, of each
+            // tile dimension).
+            let shared = mlirValueGetType(operands[if shared_src { 0 } else { 1 }]);
+            let rank = mlirShapedTypeGetRank(shared);
+            let mut physical = vec![1i64; rank as usize];
+            for k in (0..rank - 1).rev() {
+                physical[k as usize] =
+                    physical[k as usize + 1] * mlirShapedTypeGetDimSize(shared, (k + 1) as isize);
+            }
+            let mut strides = vec![1i64; rank as usize];
+            for (d, &k) in perm.iter().enumerate() {
+                strides[k] = physical[d];
+            }
+            let order = match tile.len() == strides.len() && tile.len() >= 2 {
+                true => {
+                    let (g, r, _) = copy_rows(&tile, &strides, element_bytes(shared) as i64);
+                    (g, r)
+                }
+                false => (1, 1),
+            };
+            let elem_type = mlirShapedTypeGetElementType(shared);
+            let elem = print_type(elem_type);
+            let zero = if mlirTypeIsAFloat(elem_type) {
+                "0.0"
+            } else if mlirTypeIsAInteger(elem_type) || mlirTypeIsAIndex(elem_type) {
+                "0"
+            } else {
+                return Err(format!(
+                    "{}: tgpu.tile_copy of {elem} elements: only integer and floating-point tiles are copied",
+                    loc_text(op)
+                ));
+            };
+            Ok(Copy {
+                operands,
+                tile,
+                perm,
+                order,
+                src_type,
+                dst_type,
+                elem,
+                zero,
+                shared_src,
+            })
+        }
+    }
+
+    /// The step builder of this copy.
+    pub(super) fn step(&self) -> Step<'_> {
+        Step {
+            r: self.tile.len(),
+            perm: &self.perm,
+            remapped: self.tile.len() >= 2 && self.order.1 > 1,
+            shared_src: self.shared_src,
+            types: (&self.src_type, &self.dst_type, &self.elem, self.zero),
+        }
+    }
+}
+
 unsafe fn copy(op: MlirOperation) -> Result<(), String> {
     unsafe {
         if launch_of(op).is_none() {
@@ -118,59 +217,16 @@ unsafe fn copy(op: MlirOperation) -> Result<(), String> {
                     .into(),
             );
         }
-        let n = mlirOperationGetNumOperands(op);
-        let operands: Vec<MlirValue> = (0..n).map(|k| mlirOperationGetOperand(op, k)).collect();
-        let tile_attr = mlirOperationGetAttributeByName(op, crate::mlir::string_ref("tile"));
-        let tile: Vec<i64> = (0..mlirDenseArrayGetNumElements(tile_attr))
-            .map(|k| mlirDenseI64ArrayGetElement(tile_attr, k))
-            .collect();
-        let src_type = print_type(mlirValueGetType(operands[0]));
-        let dst_type = print_type(mlirValueGetType(operands[1]));
-        let shared_src = src_type.contains("workgroup");
-        // Shared dimension d holds tile dimension perm[d] (the verifier checked it).
-        let perm_attr = mlirOperationGetAttributeByName(op, crate::mlir::string_ref("permutation"));
-        let perm: Vec<usize> = match perm_attr.ptr.is_null() {
-            true => (0..tile.len()).collect(),
-            false => (0..mlirDenseArrayGetNumElements(perm_attr))
-                .map(|k| mlirDenseI64ArrayGetElement(perm_attr, k) as usize)
-                .collect(),
-        };
-        // The rows' order on the shared side's banks (its padded strides, of each tile
-        // dimension).
-        let shared = mlirValueGetType(operands[if shared_src { 0 } else { 1 }]);
-        let rank = mlirShapedTypeGetRank(shared);
-        let mut physical = vec![1i64; rank as usize];
-        for k in (0..rank - 1).rev() {
-            physical[k as usize] =
-                physical[k as usize + 1] * mlirShapedTypeGetDimSize(shared, (k + 1) as isize);
-        }
-        let mut strides = vec![1i64; rank as usize];
-        for (d, &k) in perm.iter().enumerate() {
-            strides[k] = physical[d];
-        }
-        let order = match tile.len() == strides.len() && tile.len() >= 2 {
-            true => {
-                let (g, r, _) = copy_rows(&tile, &strides, element_bytes(shared) as i64);
-                (g, r)
-            }
-            false => (1, 1),
-        };
-        let elem_type = mlirShapedTypeGetElementType(shared);
-        let elem = print_type(elem_type);
-        let zero = if mlirTypeIsAFloat(elem_type) {
-            "0.0"
-        } else if mlirTypeIsAInteger(elem_type) || mlirTypeIsAIndex(elem_type) {
-            "0"
-        } else {
-            return Err(format!(
-                "{}: tgpu.tile_copy of {elem} elements: only integer and floating-point tiles are copied",
-                loc_text(op)
-            ));
-        };
-        let unroll = unroll(launch_of(op), tile.iter().product());
-        let types = (src_type.as_str(), dst_type.as_str(), elem.as_str(), zero);
-        let text = copy_template(&tile, &perm, types, shared_src, order, unroll);
-        instantiate(op, &text, &operands).map_err(|e| format!("{}: {e}", loc_text(op)))?;
+        let c = Copy::of(op)?;
+        let unroll = unroll(launch_of(op), c.tile.iter().product());
+        let types = (
+            c.src_type.as_str(),
+            c.dst_type.as_str(),
+            c.elem.as_str(),
+            c.zero,
+        );
+        let text = copy_template(&c.tile, &c.perm, types, c.shared_src, c.order, unroll);
+        instantiate(op, &text, &c.operands).map_err(|e| format!("{}: {e}", loc_text(op)))?;
         mlirOperationDestroy(op);
         Ok(())
     }
@@ -208,29 +264,22 @@ const MAX_UNROLL: i64 = 4;
 
 /// The most a thread of a fixed-size block takes in one step when the elements divide
 /// evenly among the threads (no partial step).
-const MAX_EVEN_UNROLL: i64 = 8;
+pub(super) const MAX_EVEN_UNROLL: i64 = 8;
 
-/// The cooperative copy of a tile of shape `tile` from `%src` to `%dst` (the shared side
-/// is `%src` when `shared_src`, its dimension `d` holding the tile's `perm[d]`), at
-/// global offsets `%o0`, `%o1`, ..., each thread taking
-/// `unroll` elements per step of its loop: their loads first (each guarded, yielding
-/// `zero` of element type `elem` when outside), then their stores, so that the loads of
-/// a step are in flight together.
-fn copy_template(
+/// The values every step of a copy of a tile of shape `tile` uses, in the template of
+/// [`copy_template`]: the thread's first element `%first` and the block's `%threads`,
+/// `%total` elements, `%unroll` per step, each dimension's `%t{k}` (tile) and `%n{k}`
+/// (extent of the `global` memref), and the constants of the interleaved row order.
+pub(super) fn preamble(
     tile: &[i64],
-    perm: &[usize],
-    (src_type, dst_type, elem, zero): (&str, &str, &str, &str),
-    shared_src: bool,
+    (global, global_type): (&str, &str),
     (g, rows_apart): (i64, i64),
     unroll: i64,
 ) -> String {
     let r = tile.len();
     let total: i64 = tile.iter().product();
-    let global = if shared_src { "%dst" } else { "%src" };
-    let offsets: Vec<String> = (0..r).map(|k| format!("%o{k}: index")).collect();
     let mut t = format!(
-        "func.func @copy(%src: {src_type}, %dst: {dst_type}, {}) {{
-  %tx = gpu.thread_id x
+        "  %tx = gpu.thread_id x
   %ty = gpu.thread_id y
   %tz = gpu.thread_id z
   %bx = gpu.block_dim x
@@ -248,24 +297,48 @@ fn copy_template(
   %step = arith.muli %threads, %unroll : index
   %true = arith.constant true
 ",
-        offsets.join(", "),
         unroll - 1
     );
     for k in 0..r {
         t += &format!(
-            "  %k{k} = arith.constant {k} : index\n  %n{k} = memref.dim {global}, %k{k} : {}\n  %t{k} = arith.constant {} : index\n",
-            if shared_src { dst_type } else { src_type },
+            "  %k{k} = arith.constant {k} : index\n  %n{k} = memref.dim {global}, %k{k} : {global_type}\n  %t{k} = arith.constant {} : index\n",
             tile[k]
         );
     }
-    let remapped = r >= 2 && rows_apart > 1;
-    if remapped {
+    if r >= 2 && rows_apart > 1 {
         let block = g * rows_apart;
         let full = total / tile[r - 1] / block * block;
         t += &format!(
             "  %rb = arith.constant {block} : index\n  %rf = arith.constant {full} : index\n  %rg = arith.constant {g} : index\n  %rr = arith.constant {rows_apart} : index\n"
         );
     }
+    t
+}
+
+/// The cooperative copy of a tile of shape `tile` from `%src` to `%dst` (the shared side
+/// is `%src` when `shared_src`, its dimension `d` holding the tile's `perm[d]`), at
+/// global offsets `%o0`, `%o1`, ..., each thread taking
+/// `unroll` elements per step of its loop: their loads first (each guarded, yielding
+/// `zero` of element type `elem` when outside), then their stores, so that the loads of
+/// a step are in flight together.
+fn copy_template(
+    tile: &[i64],
+    perm: &[usize],
+    (src_type, dst_type, elem, zero): (&str, &str, &str, &str),
+    shared_src: bool,
+    (g, rows_apart): (i64, i64),
+    unroll: i64,
+) -> String {
+    let r = tile.len();
+    let global = if shared_src { "%dst" } else { "%src" };
+    let offsets: Vec<String> = (0..r).map(|k| format!("%o{k}: index")).collect();
+    let global_type = if shared_src { dst_type } else { src_type };
+    let mut t = format!(
+        "func.func @copy(%src: {src_type}, %dst: {dst_type}, {}) {{\n{}",
+        offsets.join(", "),
+        preamble(tile, (global, global_type), (g, rows_apart), unroll)
+    );
+    let remapped = r >= 2 && rows_apart > 1;
     // The interior fast path: a box wholly inside the global memref (every tile but
     // the boundary ones) needs no guard on any element.
     for k in 0..r {
@@ -303,7 +376,7 @@ fn copy_template(
 
 /// One step of a cooperative copy's loop (of counter `%e`, in the template of
 /// [`copy_template`]).
-struct Step<'a> {
+pub(super) struct Step<'a> {
     r: usize,
     /// Shared dimension `d` holds tile dimension `perm[d]`.
     perm: &'a [usize],
@@ -317,71 +390,101 @@ impl Step<'_> {
     /// their stores; `guarded`: each only when it is in the tile and inside the global
     /// memref (else all are). Value names start with `p`.
     fn elements(&self, unroll: i64, guarded: bool, p: &str) -> String {
-        let (r, remapped) = (self.r, self.remapped);
-        let (src_type, dst_type, elem, zero) = self.types;
+        let (src_type, _, elem, zero) = self.types;
         let mut t = String::new();
         let mut stores = String::new();
         for u in 0..unroll {
-            // Element `%e_u` of the step, and whether it is in the tile (the loop's
-            // bound already holds for the first).
-            if u > 0 {
-                t += &format!(
-                    "    %{p}u_{u} = arith.constant {u} : index\n    %{p}du_{u} = arith.muli %threads, %{p}u_{u} : index\n    %{p}e_{u} = arith.addi %e, %{p}du_{u} : index\n"
-                );
-                if guarded {
-                    t += &format!("    %{p}ein_{u} = arith.cmpi ult, %{p}e_{u}, %total : index\n");
-                }
-            }
-            // Row-major delinearization: the last dimension varies fastest.
-            for k in (0..r).rev() {
-                let rest = match (k + 1 == r, remapped && k + 2 == r) {
-                    (true, _) if u == 0 => "%e".to_string(),
-                    (true, _) => format!("%{p}e_{u}"),
-                    (false, true) => format!("%{p}q{}r_{u}", k + 1),
-                    (false, false) => format!("%{p}q{}_{u}", k + 1),
-                };
-                t += &format!(
-                    "    %{p}l{k}_{u} = arith.remui {rest}, %t{k} : index\n    %{p}q{k}_{u} = arith.divui {rest}, %t{k} : index\n    %{p}g{k}_{u} = arith.addi %o{k}, %{p}l{k}_{u} : index\n"
-                );
-                if guarded {
-                    t += &format!(
-                        "    %{p}in{k}_{u} = arith.cmpi ult, %{p}g{k}_{u}, %n{k} : index\n"
-                    );
-                }
-                if k + 1 == r && remapped {
-                    // Rows `rows_apart` apart share a step ([`copy_rows`]): %q is the row.
-                    let q = format!("%{p}q{k}_{u}");
-                    t += &format!(
-                        "    %{p}rw_{u} = arith.divui {q}, %rb : index\n    %{p}ri_{u} = arith.remui {q}, %rb : index\n    %{p}ra_{u} = arith.remui %{p}ri_{u}, %rg : index\n    %{p}rc_{u} = arith.divui %{p}ri_{u}, %rg : index\n    %{p}rm_{u} = arith.muli %{p}rw_{u}, %rb : index\n    %{p}rn_{u} = arith.muli %{p}ra_{u}, %rr : index\n    %{p}rs_{u} = arith.addi %{p}rm_{u}, %{p}rn_{u} : index\n    %{p}rt_{u} = arith.addi %{p}rs_{u}, %{p}rc_{u} : index\n    %{p}rin_{u} = arith.cmpi ult, {q}, %rf : index\n    %{p}q{k}r_{u} = arith.select %{p}rin_{u}, %{p}rt_{u}, {q} : index\n"
-                    );
-                }
-            }
-            let g: Vec<String> = (0..r).map(|k| format!("%{p}g{k}_{u}")).collect();
-            let l: Vec<String> = self.perm.iter().map(|k| format!("%{p}l{k}_{u}")).collect();
-            let (si, di) = if self.shared_src { (&l, &g) } else { (&g, &l) };
-            let load = format!("memref.load %src[{}] : {src_type}", si.join(", "));
-            let store = format!(
-                "memref.store %{p}v_{u}, %dst[{}] : {dst_type}",
-                di.join(", ")
-            );
+            let el = self.element(u, guarded, p);
+            t += &el.text;
+            let load = format!("memref.load %src[{}] : {src_type}", el.src.join(", "));
             if !guarded {
                 t += &format!("    %{p}v_{u} = {load}\n");
-                stores += &format!("    {store}\n");
+                stores += &format!("    {}\n", el.store);
                 continue;
             }
-            let mut ok = match u {
-                0 => "%true".to_string(),
-                _ => format!("%{p}ein_{u}"),
+            let ok = &el.ok;
+            t += &format!(
+                "    %{p}v_{u} = scf.if {ok} -> ({elem}) {{\n      %{p}x_{u} = {load}\n      scf.yield %{p}x_{u} : {elem}\n    }} else {{\n      %{p}z_{u} = arith.constant {zero} : {elem}\n      scf.yield %{p}z_{u} : {elem}\n    }}\n"
+            );
+            stores += &format!("    scf.if {ok} {{\n      {}\n    }}\n", el.store);
+        }
+        t + &stores
+    }
+
+    /// Element `%e + u * %threads` of a step (`%e` itself for `u` 0): the arithmetic
+    /// that finds its global and shared indices (and, `guarded`, whether it is in the
+    /// tile and inside the global memref), the indices of its source, and its store of
+    /// `%{p}v_{u}`.
+    pub(super) fn element(&self, u: i64, guarded: bool, p: &str) -> Element {
+        let (r, remapped) = (self.r, self.remapped);
+        let (_, dst_type, _, _) = self.types;
+        let mut t = String::new();
+        // Element `%e_u` of the step, and whether it is in the tile (the loop's
+        // bound already holds for the first).
+        if u > 0 {
+            t += &format!(
+                "    %{p}u_{u} = arith.constant {u} : index\n    %{p}du_{u} = arith.muli %threads, %{p}u_{u} : index\n    %{p}e_{u} = arith.addi %e, %{p}du_{u} : index\n"
+            );
+            if guarded {
+                t += &format!("    %{p}ein_{u} = arith.cmpi ult, %{p}e_{u}, %total : index\n");
+            }
+        }
+        // Row-major delinearization: the last dimension varies fastest.
+        for k in (0..r).rev() {
+            let rest = match (k + 1 == r, remapped && k + 2 == r) {
+                (true, _) if u == 0 => "%e".to_string(),
+                (true, _) => format!("%{p}e_{u}"),
+                (false, true) => format!("%{p}q{}r_{u}", k + 1),
+                (false, false) => format!("%{p}q{}_{u}", k + 1),
             };
+            t += &format!(
+                "    %{p}l{k}_{u} = arith.remui {rest}, %t{k} : index\n    %{p}q{k}_{u} = arith.divui {rest}, %t{k} : index\n    %{p}g{k}_{u} = arith.addi %o{k}, %{p}l{k}_{u} : index\n"
+            );
+            if guarded {
+                t += &format!("    %{p}in{k}_{u} = arith.cmpi ult, %{p}g{k}_{u}, %n{k} : index\n");
+            }
+            if k + 1 == r && remapped {
+                // Rows `rows_apart` apart share a step ([`copy_rows`]): %q is the row.
+                let q = format!("%{p}q{k}_{u}");
+                t += &format!(
+                    "    %{p}rw_{u} = arith.divui {q}, %rb : index\n    %{p}ri_{u} = arith.remui {q}, %rb : index\n    %{p}ra_{u} = arith.remui %{p}ri_{u}, %rg : index\n    %{p}rc_{u} = arith.divui %{p}ri_{u}, %rg : index\n    %{p}rm_{u} = arith.muli %{p}rw_{u}, %rb : index\n    %{p}rn_{u} = arith.muli %{p}ra_{u}, %rr : index\n    %{p}rs_{u} = arith.addi %{p}rm_{u}, %{p}rn_{u} : index\n    %{p}rt_{u} = arith.addi %{p}rs_{u}, %{p}rc_{u} : index\n    %{p}rin_{u} = arith.cmpi ult, {q}, %rf : index\n    %{p}q{k}r_{u} = arith.select %{p}rin_{u}, %{p}rt_{u}, {q} : index\n"
+                );
+            }
+        }
+        let g: Vec<String> = (0..r).map(|k| format!("%{p}g{k}_{u}")).collect();
+        let l: Vec<String> = self.perm.iter().map(|k| format!("%{p}l{k}_{u}")).collect();
+        let (si, di) = if self.shared_src { (&l, &g) } else { (&g, &l) };
+        let store = format!(
+            "memref.store %{p}v_{u}, %dst[{}] : {dst_type}",
+            di.join(", ")
+        );
+        let mut ok = match u {
+            0 => "%true".to_string(),
+            _ => format!("%{p}ein_{u}"),
+        };
+        if guarded {
             for k in 0..r {
                 t += &format!("    %{p}ok{k}_{u} = arith.andi {ok}, %{p}in{k}_{u} : i1\n");
                 ok = format!("%{p}ok{k}_{u}");
             }
-            t += &format!(
-                "    %{p}v_{u} = scf.if {ok} -> ({elem}) {{\n      %{p}x_{u} = {load}\n      scf.yield %{p}x_{u} : {elem}\n    }} else {{\n      %{p}z_{u} = arith.constant {zero} : {elem}\n      scf.yield %{p}z_{u} : {elem}\n    }}\n"
-            );
-            stores += &format!("    scf.if {ok} {{\n      {store}\n    }}\n");
         }
-        t + &stores
+        Element {
+            text: t,
+            ok,
+            src: si.clone(),
+            store,
+        }
     }
+}
+
+/// One element of a copy's step ([`Step::element`]).
+pub(super) struct Element {
+    /// Its index arithmetic (and guards).
+    pub text: String,
+    /// The `i1` value that holds when it is copied (with guards).
+    pub ok: String,
+    /// Its indices in the source.
+    pub src: Vec<String>,
+    /// Its store of `%{p}v_{u}` into the destination.
+    pub store: String,
 }

@@ -4,6 +4,7 @@
 pub mod access_reorder;
 pub mod autotune;
 pub mod bound_blocks;
+mod copy_prefetch;
 pub mod detect_scops;
 pub mod ilp_unroll;
 pub mod inline_scops;

@@ -1,0 +1,366 @@
+//! Prefetching of cooperative copies, part of `tessel-lower-shared`: the copies at the top
+//! of a loop a kernel runs in sequence (the `k` tiles of a matrix product, the `j` tiles
+//! of a matrix-vector product) load the next iteration's elements into registers while
+//! the block computes on this iteration's, so that the global latency overlaps the
+//! computation instead of stalling every iteration (software pipelining; paper 000
+//! sec. 4 raises the loads in flight per thread for the same reason).
+//!
+//! A `tgpu.tile_copy` into shared memory is prefetched when
+//! - it stands in the body of an `scf.for` before the body's first `gpu.barrier`;
+//! - each thread of the smallest block the launch may have takes at most 8 of its
+//!   elements, so that one step of straight-line code holds them (a larger block
+//!   leaves the last ones outside the tile);
+//! - its source has static nonzero extents (so that an index clamped into them is
+//!   always an element) and nothing in the launch writes it, nor a view of it (reading
+//!   it an iteration early reads the same values);
+//! - its offsets are computed from the loop's counter and values from outside by pure
+//!   index arithmetic, which is repeated for the next value of the counter.
+//!
+//! The rewrite: each element the thread copies gets a register (a zero-dimensional
+//! `memref.alloca` at the top of the launch, which `mem2reg` makes a value carried by the
+//! loop). Before the loop the registers load the first iteration's elements; the copy
+//! becomes the stores of the registers into shared memory (each where the element is in
+//! the tile and inside the source, as the copy's own guards); right after the barrier
+//! the registers load the next iteration's elements. These loads have no guard: an index
+//! outside the source is clamped into it, and the value is never stored, so no branch
+//! waits for them before the block's computation. Copies of one loop load together.
+//!
+//! ```mlir
+//! scf.for %t = %lb to %ub step %s {
+//!   tgpu.tile_copy %A to %sA offsets [%o(%t)] tile [...]
+//!   gpu.barrier
+//!   compute(%sA)
+//!   gpu.barrier
+//! }
+//! // =>
+//! %r = memref.alloca() : memref<f32>               // one per element of the thread
+//! memref.store (load %A[clamp(%o(%lb) + e)]), %r[]
+//! scf.for %t = %lb to %ub step %s {
+//!   scf.if (e in tile and inside %A) { memref.store (load %r[]), %sA[e] }
+//!   gpu.barrier
+//!   memref.store (load %A[clamp(%o(%t + %s) + e)]), %r[]
+//!   compute(%sA)
+//!   gpu.barrier
+//! }
+//! ```
+
+use super::lower_shared::{launch_of, preamble, Copy, MAX_EVEN_UNROLL};
+use crate::mlir::{block_ops, children, instantiate, op_name, within};
+use mlir_sys::*;
+use std::collections::HashMap;
+
+/// Prefetches the eligible copies of every `scf.for` under `op`.
+///
+/// # Safety
+/// `op` is a live operation that the caller alone changes.
+pub(super) unsafe fn run(op: MlirOperation) -> Result<(), String> {
+    let mut loops = Vec::new();
+    unsafe { collect(op, &mut loops) };
+    for l in loops {
+        unsafe { prefetch(l)? };
+    }
+    Ok(())
+}
+
+/// The `scf.for` loops inside `gpu.launch` bodies under `op`.
+unsafe fn collect(op: MlirOperation, out: &mut Vec<MlirOperation>) {
+    for c in unsafe { children(op) } {
+        if unsafe { op_name(c) } == "scf.for" && unsafe { launch_of(c) }.is_some() {
+            out.push(c);
+        }
+        unsafe { collect(c, out) };
+    }
+}
+
+/// A copy to prefetch: its description, and its offsets.
+struct Candidate {
+    op: MlirOperation,
+    copy: Copy,
+    /// Elements each thread takes.
+    per_thread: i64,
+}
+
+unsafe fn prefetch(l: MlirOperation) -> Result<(), String> {
+    unsafe {
+        let Some(launch) = launch_of(l) else {
+            return Ok(());
+        };
+        let Some(threads) = least_threads(launch) else {
+            return Ok(());
+        };
+        let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(l, 0));
+        let ops = block_ops(body);
+        let Some(barrier) = ops.iter().position(|o| op_name(*o) == "gpu.barrier") else {
+            return Ok(());
+        };
+        let iv = mlirBlockGetArgument(body, 0);
+        let mut found = Vec::new();
+        for &c in &ops[..barrier] {
+            if op_name(c) != "tgpu.tile_copy" {
+                continue;
+            }
+            let copy = Copy::of(c)?;
+            let total: i64 = copy.tile.iter().product();
+            let per_thread = (total + threads - 1) / threads;
+            let src = copy.operands[0];
+            let eligible = !copy.shared_src
+                && per_thread <= MAX_EVEN_UNROLL
+                && static_nonzero(mlirValueGetType(src))
+                && !written(launch, src)
+                && copy.operands[2..].iter().all(|o| computable(*o, iv, l));
+            if eligible {
+                found.push(Candidate {
+                    op: c,
+                    copy,
+                    per_thread,
+                });
+            }
+        }
+        if found.is_empty() {
+            return Ok(());
+        }
+        // The registers, at the top of the launch.
+        let entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(launch, 0));
+        let top = mlirBlockGetFirstOperation(entry);
+        let mut regs = Vec::new();
+        for c in &found {
+            let ty = format!("memref<{}>", c.copy.elem);
+            let results: Vec<String> = (0..c.per_thread).map(|u| format!("%r{u}")).collect();
+            let allocs: String = (0..c.per_thread)
+                .map(|u| format!("  %r{u} = memref.alloca() : {ty}\n"))
+                .collect();
+            let text = format!(
+                "func.func @registers() -> ({}) {{\n{allocs}  return {} : {}\n}}",
+                vec![ty.as_str(); results.len()].join(", "),
+                results.join(", "),
+                vec![ty.as_str(); results.len()].join(", ")
+            );
+            let (r, _) = instantiate(top, &text, &[])?;
+            regs.push(r);
+        }
+        // Before the loop: the first iteration's elements.
+        let lb = mlirOperationGetOperand(l, 0);
+        for (c, r) in found.iter().zip(&regs) {
+            let offsets = materialize_all(&c.copy.operands[2..], iv, lb, l, l);
+            let args = [vec![c.copy.operands[0]], offsets, r.clone()].concat();
+            instantiate(l, &fetch(c), &args)?;
+        }
+        // After the barrier: the next iteration's, all copies' loads together.
+        let after = mlirOperationGetNextInBlock(ops[barrier]);
+        let step = mlirOperationGetOperand(l, 2);
+        let next_text = "func.func @next(%i: index, %s: index) -> index {\n  %n = arith.addi %i, %s : index\n  return %n : index\n}";
+        let (next, _) = instantiate(after, next_text, &[iv, step])?;
+        for (c, r) in found.iter().zip(&regs) {
+            let offsets = materialize_all(&c.copy.operands[2..], iv, next[0], after, l);
+            let args = [vec![c.copy.operands[0]], offsets, r.clone()].concat();
+            instantiate(after, &fetch(c), &args)?;
+        }
+        // The copies: stores of the registers.
+        for (c, r) in found.iter().zip(&regs) {
+            let args = [c.copy.operands.clone(), r.clone()].concat();
+            instantiate(c.op, &put(c), &args)?;
+            mlirOperationDestroy(c.op);
+        }
+        Ok(())
+    }
+}
+
+/// The fewest threads the launch's block may have (its size may be chosen at launch:
+/// [`super::bound_blocks::block_range`]).
+unsafe fn least_threads(launch: MlirOperation) -> Option<i64> {
+    let range = unsafe { super::bound_blocks::block_range(launch) }?;
+    Some(range.iter().map(|(l, _)| *l.max(&1)).product())
+}
+
+/// Whether the memref type `t` has static extents, none of them zero.
+unsafe fn static_nonzero(t: MlirType) -> bool {
+    unsafe {
+        (0..mlirShapedTypeGetRank(t)).all(|k| {
+            !mlirShapedTypeIsDynamicDim(t, k as isize)
+                && mlirShapedTypeGetDimSize(t, k as isize) > 0
+        })
+    }
+}
+
+/// Whether an operation in `launch` may write `v`: anything there that uses it other
+/// than a load, a copy from it or its extent; or anything anywhere that makes another
+/// memref of it (a view or cast the launch might write through).
+unsafe fn written(launch: MlirOperation, v: MlirValue) -> bool {
+    unsafe {
+        crate::mlir::uses(v).into_iter().any(|(user, k)| {
+            let aliases = (0..mlirOperationGetNumResults(user))
+                .any(|r| mlirTypeIsAMemRef(mlirValueGetType(mlirOperationGetResult(user, r))));
+            aliases
+                || (within(user, launch)
+                    && !matches!(
+                        (op_name(user).as_str(), k),
+                        ("memref.load" | "affine.load" | "memref.dim", 0) | ("tgpu.tile_copy", 0)
+                    ))
+        })
+    }
+}
+
+/// Whether `v` can be computed again with the counter `iv` of loop `l` changed: the
+/// counter, values from outside the loop, and pure index arithmetic of them.
+unsafe fn computable(v: MlirValue, iv: MlirValue, l: MlirOperation) -> bool {
+    unsafe {
+        if mlirValueEqual(v, iv) {
+            return true;
+        }
+        if mlirValueIsABlockArgument(v) {
+            let owner = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
+            return !within(owner, l);
+        }
+        let op = mlirOpResultGetOwner(v);
+        if !within(op, l) {
+            return true;
+        }
+        pure(op)
+            && mlirOperationGetNumRegions(op) == 0
+            && (0..mlirOperationGetNumOperands(op))
+                .all(|k| computable(mlirOperationGetOperand(op, k), iv, l))
+    }
+}
+
+/// Whether `op` computes its results from its operands alone, without trapping.
+unsafe fn pure(op: MlirOperation) -> bool {
+    let name = unsafe { op_name(op) };
+    match name.as_str() {
+        "affine.apply" | "affine.min" | "affine.max" | "arith.constant" | "arith.addi"
+        | "arith.subi" | "arith.muli" | "arith.minsi" | "arith.maxsi" | "arith.minui"
+        | "arith.maxui" | "arith.index_cast" | "arith.index_castui" | "arith.cmpi"
+        | "arith.select" | "arith.andi" | "arith.ori" | "arith.xori" => true,
+        // A division by a nonzero constant.
+        "arith.divsi" | "arith.divui" | "arith.remsi" | "arith.remui" | "arith.floordivsi"
+        | "arith.ceildivsi" => unsafe {
+            let d = mlirOperationGetOperand(op, 1);
+            mlirValueIsAOpResult(d) && {
+                let c = mlirOpResultGetOwner(d);
+                op_name(c) == "arith.constant"
+                    && crate::mlir::print_attr(mlirOperationGetAttributeByName(
+                        c,
+                        crate::mlir::string_ref("value"),
+                    ))
+                    .split(':')
+                    .next()
+                    .and_then(|n| n.trim().parse::<i64>().ok())
+                    .is_some_and(|n| n != 0)
+            }
+        },
+        _ => false,
+    }
+}
+
+/// `values` computed again before `at` with the counter `iv` of loop `l` replaced by
+/// `x` (each is [`computable`]).
+unsafe fn materialize_all(
+    values: &[MlirValue],
+    iv: MlirValue,
+    x: MlirValue,
+    at: MlirOperation,
+    l: MlirOperation,
+) -> Vec<MlirValue> {
+    let mut done = HashMap::new();
+    values
+        .iter()
+        .map(|v| unsafe { materialize(*v, iv, x, at, l, &mut done) })
+        .collect()
+}
+
+unsafe fn materialize(
+    v: MlirValue,
+    iv: MlirValue,
+    x: MlirValue,
+    at: MlirOperation,
+    l: MlirOperation,
+    done: &mut HashMap<usize, MlirValue>,
+) -> MlirValue {
+    unsafe {
+        if mlirValueEqual(v, iv) {
+            return x;
+        }
+        if mlirValueIsABlockArgument(v) || !within(mlirOpResultGetOwner(v), l) {
+            return v;
+        }
+        if let Some(d) = done.get(&(v.ptr as usize)) {
+            return *d;
+        }
+        let op = mlirOpResultGetOwner(v);
+        let clone = mlirOperationClone(op);
+        for k in 0..mlirOperationGetNumOperands(op) {
+            let o = materialize(mlirOperationGetOperand(op, k), iv, x, at, l, done);
+            mlirOperationSetOperand(clone, k, o);
+        }
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, clone);
+        let index = (0..mlirOperationGetNumResults(op))
+            .find(|k| mlirValueEqual(mlirOperationGetResult(op, *k), v))
+            .unwrap_or(0);
+        let out = mlirOperationGetResult(clone, index);
+        done.insert(v.ptr as usize, out);
+        out
+    }
+}
+
+/// The loads of `c`'s elements into the thread's registers: `@fetch(%src, offsets...,
+/// registers...)`, each index clamped into the source.
+fn fetch(c: &Candidate) -> String {
+    let r = c.copy.tile.len();
+    let step = c.copy.step();
+    let src_type = &c.copy.src_type;
+    let reg = format!("memref<{}>", c.copy.elem);
+    let mut t = format!(
+        "func.func @fetch(%src: {src_type}, {}, {}) {{\n{}  %e = arith.addi %first, %k0 : index\n  %one = arith.constant 1 : index\n",
+        (0..r).map(|k| format!("%o{k}: index")).collect::<Vec<_>>().join(", "),
+        (0..c.per_thread).map(|u| format!("%r{u}: {reg}")).collect::<Vec<_>>().join(", "),
+        preamble(&c.copy.tile, ("%src", src_type), c.copy.order, c.per_thread)
+    );
+    for k in 0..r {
+        t += &format!("  %last{k} = arith.subi %n{k}, %one : index\n");
+    }
+    for u in 0..c.per_thread {
+        let el = step.element(u, false, "f");
+        t += &el.text;
+        let clamped: Vec<String> = (0..r).map(|k| format!("%fc{k}_{u}")).collect();
+        for (k, g) in el.src.iter().enumerate() {
+            t += &format!(
+                "    %fm{k}_{u} = arith.minsi {g}, %last{k} : index\n    %fc{k}_{u} = arith.maxsi %fm{k}_{u}, %k0 : index\n"
+            );
+        }
+        t += &format!(
+            "    %fv_{u} = memref.load %src[{}] : {src_type}\n    memref.store %fv_{u}, %r{u}[] : {reg}\n",
+            clamped.join(", ")
+        );
+    }
+    t + "  return\n}"
+}
+
+/// The copy as stores of the thread's registers: `@put(%src, %dst, offsets...,
+/// registers...)`, each element where it is in the tile and inside the source.
+fn put(c: &Candidate) -> String {
+    let r = c.copy.tile.len();
+    let step = c.copy.step();
+    let (src_type, dst_type) = (&c.copy.src_type, &c.copy.dst_type);
+    let reg = format!("memref<{}>", c.copy.elem);
+    let mut t = format!(
+        "func.func @put(%src: {src_type}, %dst: {dst_type}, {}, {}) {{\n{}  %e = arith.addi %first, %k0 : index\n  %first_in = arith.cmpi ult, %first, %total : index\n",
+        (0..r).map(|k| format!("%o{k}: index")).collect::<Vec<_>>().join(", "),
+        (0..c.per_thread).map(|u| format!("%r{u}: {reg}")).collect::<Vec<_>>().join(", "),
+        preamble(&c.copy.tile, ("%src", src_type), c.copy.order, c.per_thread)
+    );
+    for u in 0..c.per_thread {
+        let el = step.element(u, true, "p");
+        t += &el.text;
+        let ok = match u {
+            0 => {
+                t += &format!("    %pfirst_ok = arith.andi %first_in, {} : i1\n", el.ok);
+                "%pfirst_ok".to_string()
+            }
+            _ => el.ok.clone(),
+        };
+        t += &format!(
+            "    %pv_{u} = memref.load %r{u}[] : {reg}\n    scf.if {ok} {{\n      {}\n    }}\n",
+            el.store
+        );
+    }
+    t + "  return\n}"
+}
