@@ -245,3 +245,36 @@ pub(crate) unsafe fn element_bytes(t: MlirType) -> u64 {
         (bits as u64).div_ceil(8).max(1)
     }
 }
+
+/// The value of affine expression `e` where every dimension and symbol is 0; `None`
+/// where a division or modulo has no positive constant divisor.
+///
+/// # Safety
+/// `e` is a live affine expression.
+pub(crate) unsafe fn at_zero(e: MlirAffineExpr) -> Option<i64> {
+    unsafe {
+        if mlirAffineExprIsAConstant(e) {
+            return Some(mlirAffineConstantExprGetValue(e));
+        }
+        if mlirAffineExprIsADim(e) || mlirAffineExprIsASymbol(e) {
+            return Some(0);
+        }
+        let a = at_zero(mlirAffineBinaryOpExprGetLHS(e))?;
+        let b = at_zero(mlirAffineBinaryOpExprGetRHS(e))?;
+        if mlirAffineExprIsAAdd(e) {
+            Some(a + b)
+        } else if mlirAffineExprIsAMul(e) {
+            Some(a * b)
+        } else if b <= 0 {
+            None
+        } else if mlirAffineExprIsAMod(e) {
+            Some(a.rem_euclid(b))
+        } else if mlirAffineExprIsAFloorDiv(e) {
+            Some(a.div_euclid(b))
+        } else if mlirAffineExprIsACeilDiv(e) {
+            Some(-(-a).div_euclid(b))
+        } else {
+            None
+        }
+    }
+}

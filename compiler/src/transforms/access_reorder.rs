@@ -42,7 +42,7 @@
 //! ```
 
 use super::pad_banks::{strides, wavefronts};
-use crate::analysis::coalescing::{coefficient, coefficients, element_bytes};
+use crate::analysis::coalescing::{at_zero, coefficient, coefficients, element_bytes};
 use crate::mlir::{body, has_attr, instantiate, iv, op_name, print_attr, string_ref, uses, within};
 use mlir_sys::*;
 
@@ -279,35 +279,6 @@ unsafe fn constant_trip(l: MlirOperation) -> Option<i64> {
         // their values where every input is 0.
         let trip = at_zero(eu)? - at_zero(el)?;
         (trip > 1).then_some(trip)
-    }
-}
-
-/// The value of affine expression `e` where every dimension and symbol is 0.
-unsafe fn at_zero(e: MlirAffineExpr) -> Option<i64> {
-    unsafe {
-        if mlirAffineExprIsAConstant(e) {
-            return Some(mlirAffineConstantExprGetValue(e));
-        }
-        if mlirAffineExprIsADim(e) || mlirAffineExprIsASymbol(e) {
-            return Some(0);
-        }
-        let a = at_zero(mlirAffineBinaryOpExprGetLHS(e))?;
-        let b = at_zero(mlirAffineBinaryOpExprGetRHS(e))?;
-        if mlirAffineExprIsAAdd(e) {
-            Some(a + b)
-        } else if mlirAffineExprIsAMul(e) {
-            Some(a * b)
-        } else if b <= 0 {
-            None
-        } else if mlirAffineExprIsAMod(e) {
-            Some(a.rem_euclid(b))
-        } else if mlirAffineExprIsAFloorDiv(e) {
-            Some(a.div_euclid(b))
-        } else if mlirAffineExprIsACeilDiv(e) {
-            Some(-(-a).div_euclid(b))
-        } else {
-            None
-        }
     }
 }
 

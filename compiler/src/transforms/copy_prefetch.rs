@@ -301,6 +301,25 @@ unsafe fn materialize(
     }
 }
 
+impl Candidate {
+    /// The head of the template `@name(%src, <more>offsets..., registers...)`: its
+    /// signature, [`preamble`], and the thread's first element `%e`.
+    fn head(&self, name: &str, more: &str) -> String {
+        let r = self.copy.tile.len();
+        let src_type = &self.copy.src_type;
+        let reg = format!("memref<{}>", self.copy.elem);
+        format!(
+            "func.func @{name}(%src: {src_type}, {more}{}, {}) {{\n{}  %e = arith.addi %first, %k0 : index\n",
+            (0..r).map(|k| format!("%o{k}: index")).collect::<Vec<_>>().join(", "),
+            (0..self.per_thread)
+                .map(|u| format!("%r{u}: {reg}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            preamble(&self.copy.tile, ("%src", src_type), self.copy.order, self.per_thread)
+        )
+    }
+}
+
 /// The loads of `c`'s elements into the thread's registers: `@fetch(%src, offsets...,
 /// registers...)`, each index clamped into the source.
 fn fetch(c: &Candidate) -> String {
@@ -308,12 +327,7 @@ fn fetch(c: &Candidate) -> String {
     let step = c.copy.step();
     let src_type = &c.copy.src_type;
     let reg = format!("memref<{}>", c.copy.elem);
-    let mut t = format!(
-        "func.func @fetch(%src: {src_type}, {}, {}) {{\n{}  %e = arith.addi %first, %k0 : index\n  %one = arith.constant 1 : index\n",
-        (0..r).map(|k| format!("%o{k}: index")).collect::<Vec<_>>().join(", "),
-        (0..c.per_thread).map(|u| format!("%r{u}: {reg}")).collect::<Vec<_>>().join(", "),
-        preamble(&c.copy.tile, ("%src", src_type), c.copy.order, c.per_thread)
-    );
+    let mut t = c.head("fetch", "") + "  %one = arith.constant 1 : index\n";
     for k in 0..r {
         t += &format!("  %last{k} = arith.subi %n{k}, %one : index\n");
     }
@@ -337,16 +351,10 @@ fn fetch(c: &Candidate) -> String {
 /// The copy as stores of the thread's registers: `@put(%src, %dst, offsets...,
 /// registers...)`, each element where it is in the tile and inside the source.
 fn put(c: &Candidate) -> String {
-    let r = c.copy.tile.len();
     let step = c.copy.step();
-    let (src_type, dst_type) = (&c.copy.src_type, &c.copy.dst_type);
     let reg = format!("memref<{}>", c.copy.elem);
-    let mut t = format!(
-        "func.func @put(%src: {src_type}, %dst: {dst_type}, {}, {}) {{\n{}  %e = arith.addi %first, %k0 : index\n  %first_in = arith.cmpi ult, %first, %total : index\n",
-        (0..r).map(|k| format!("%o{k}: index")).collect::<Vec<_>>().join(", "),
-        (0..c.per_thread).map(|u| format!("%r{u}: {reg}")).collect::<Vec<_>>().join(", "),
-        preamble(&c.copy.tile, ("%src", src_type), c.copy.order, c.per_thread)
-    );
+    let dst = format!("%dst: {}, ", c.copy.dst_type);
+    let mut t = c.head("put", &dst) + "  %first_in = arith.cmpi ult, %first, %total : index\n";
     for u in 0..c.per_thread {
         let el = step.element(u, true, "p");
         t += &el.text;

@@ -65,7 +65,9 @@
 //! ```
 
 use super::tile::{counters, mapped, members, rule};
-use crate::analysis::coalescing::{coefficients, element_bytes, thread_order, uncoalesced};
+use crate::analysis::coalescing::{
+    at_zero, coefficients, element_bytes, thread_order, uncoalesced,
+};
 use crate::analysis::import::{dependences, import_scop, Scop};
 use crate::mlir::{children, from_string_ref, has_attr as has, int_attr, iv, op_name, string_ref};
 use crate::registry::Options;
@@ -892,33 +894,6 @@ unsafe fn constant_term(op: MlirOperation, d: usize) -> Option<i64> {
             return None;
         }
         at_zero(mlirAffineMapGetResult(map, d as isize))
-    }
-}
-
-/// The value of `e` with every dimension and symbol 0.
-unsafe fn at_zero(e: MlirAffineExpr) -> Option<i64> {
-    unsafe {
-        if mlirAffineExprIsADim(e) || mlirAffineExprIsASymbol(e) {
-            return Some(0);
-        }
-        if mlirAffineExprIsAConstant(e) {
-            return Some(mlirAffineConstantExprGetValue(e));
-        }
-        let a = at_zero(mlirAffineBinaryOpExprGetLHS(e))?;
-        let b = at_zero(mlirAffineBinaryOpExprGetRHS(e))?;
-        if mlirAffineExprIsAAdd(e) {
-            Some(a + b)
-        } else if mlirAffineExprIsAMul(e) {
-            Some(a * b)
-        } else if b <= 0 {
-            None
-        } else if mlirAffineExprIsAFloorDiv(e) {
-            Some(a.div_euclid(b))
-        } else if mlirAffineExprIsACeilDiv(e) {
-            Some(-((-a).div_euclid(b)))
-        } else {
-            Some(a.rem_euclid(b))
-        }
     }
 }
 
