@@ -10,9 +10,8 @@
 //! - each thread of the smallest block the launch may have takes at most 8 of its
 //!   elements, so that one step of straight-line code holds them (a larger block
 //!   leaves the last ones outside the tile);
-//! - its source has static nonzero extents (so that an index clamped into them is
-//!   always an element) and nothing in the launch writes it, nor a view of it (reading
-//!   it an iteration early reads the same values);
+//! - nothing in the launch writes its source, nor a view of it (reading it an iteration
+//!   early reads the same values);
 //! - its offsets are computed from the loop's counter and values from outside by pure
 //!   index arithmetic, which is repeated for the next value of the counter.
 //!
@@ -24,6 +23,10 @@
 //! the registers load the next iteration's elements. These loads have no guard: an index
 //! outside the source is clamped into it, and the value is never stored, so no branch
 //! waits for them before the block's computation. Copies of one loop load together.
+//! An index clamped into a source is an element only where the source is not empty:
+//! where a source's extents are known only at run time, the loop runs so only when
+//! none is zero (`scf.if`), and as it was otherwise (its shared buffers, allocated in
+//! the loop, move before it and serve both).
 //!
 //! ```mlir
 //! scf.for %t = %lb to %ub step %s {
@@ -45,7 +48,7 @@
 //! ```
 
 use super::lower_shared::{launch_of, preamble, Copy, MAX_EVEN_UNROLL};
-use crate::mlir::{block_ops, children, instantiate, op_name, within};
+use crate::mlir::{block_ops, children, instantiate, op_name, print_type, within};
 use mlir_sys::*;
 use std::collections::HashMap;
 
@@ -105,7 +108,7 @@ unsafe fn prefetch(l: MlirOperation) -> Result<(), String> {
             let src = copy.operands[0];
             let eligible = !copy.shared_src
                 && per_thread <= MAX_EVEN_UNROLL
-                && static_nonzero(mlirValueGetType(src))
+                && no_static_zero(mlirValueGetType(src))
                 && !written(launch, src)
                 && copy.operands[2..].iter().all(|o| computable(*o, iv, l));
             if eligible {
@@ -118,6 +121,14 @@ unsafe fn prefetch(l: MlirOperation) -> Result<(), String> {
         }
         if found.is_empty() {
             return Ok(());
+        }
+        let sources: Vec<MlirValue> = found
+            .iter()
+            .map(|c| c.copy.operands[0])
+            .filter(|v| dynamic(mlirValueGetType(*v)))
+            .collect();
+        if !sources.is_empty() {
+            version(l, &sources)?;
         }
         // The registers, at the top of the launch.
         let entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(launch, 0));
@@ -172,13 +183,62 @@ unsafe fn least_threads(launch: MlirOperation) -> Option<i64> {
     Some(range.iter().map(|(l, _)| *l.max(&1)).product())
 }
 
-/// Whether the memref type `t` has static extents, none of them zero.
-unsafe fn static_nonzero(t: MlirType) -> bool {
+/// Whether the memref type `t` has no static extent of zero.
+unsafe fn no_static_zero(t: MlirType) -> bool {
     unsafe {
         (0..mlirShapedTypeGetRank(t)).all(|k| {
-            !mlirShapedTypeIsDynamicDim(t, k as isize)
-                && mlirShapedTypeGetDimSize(t, k as isize) > 0
+            mlirShapedTypeIsDynamicDim(t, k as isize) || mlirShapedTypeGetDimSize(t, k as isize) > 0
         })
+    }
+}
+
+/// Whether the memref type `t` has an extent known only at run time.
+unsafe fn dynamic(t: MlirType) -> bool {
+    unsafe { (0..mlirShapedTypeGetRank(t)).any(|k| mlirShapedTypeIsDynamicDim(t, k as isize)) }
+}
+
+/// Makes `l` the first branch of `scf.if (every source in sources is nonempty)`, a
+/// copy of it the other: a clamped index is an element of a nonempty source only. The
+/// shared buffers allocated in `l`'s body move before it, so that both loops use them.
+unsafe fn version(l: MlirOperation, sources: &[MlirValue]) -> Result<(), String> {
+    unsafe {
+        let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(l, 0));
+        let parent = mlirOperationGetBlock(l);
+        for o in block_ops(body) {
+            if op_name(o) == "tgpu.alloc_shared" {
+                mlirOperationRemoveFromParent(o);
+                mlirBlockInsertOwnedOperationBefore(parent, l, o);
+            }
+        }
+        let mut args = Vec::new();
+        let mut tests = String::new();
+        let mut all = "%true".to_string();
+        for (a, v) in sources.iter().enumerate() {
+            let t = mlirValueGetType(*v);
+            args.push(format!("%a{a}: {}", print_type(t)));
+            for k in
+                (0..mlirShapedTypeGetRank(t)).filter(|k| mlirShapedTypeIsDynamicDim(t, *k as isize))
+            {
+                tests += &format!(
+                    "  %k{a}_{k} = arith.constant {k} : index\n  %n{a}_{k} = memref.dim %a{a}, %k{a}_{k} : {}\n  %p{a}_{k} = arith.cmpi sgt, %n{a}_{k}, %zero : index\n  %all{a}_{k} = arith.andi {all}, %p{a}_{k} : i1\n",
+                    print_type(t)
+                );
+                all = format!("%all{a}_{k}");
+            }
+        }
+        let text = format!(
+            "func.func @version({}) {{\n  %zero = arith.constant 0 : index\n  %true = arith.constant true\n{tests}  scf.if {all} {{\n  }} else {{\n  }}\n  return\n}}",
+            args.join(", ")
+        );
+        let (_, made) = instantiate(l, &text, sources)?;
+        let choice = *made.last().expect("the scf.if");
+        let copy = mlirOperationClone(l);
+        mlirOperationRemoveFromParent(l);
+        for (r, op) in [(0, l), (1, copy)] {
+            let block = mlirRegionGetFirstBlock(mlirOperationGetRegion(choice, r));
+            mlirBlockInsertOwnedOperationBefore(block, mlirBlockGetTerminator(block), op);
+        }
+        Ok(())
     }
 }
 
