@@ -294,7 +294,8 @@ impl Inst {
 }
 
 /// Operations across the lanes of a warp (CUDA's `__shfl*_sync` and `__ballot_sync`,
-/// `__all_sync`, `__any_sync`), as PTX's `shfl.sync` and `vote.sync` define them.
+/// `__all_sync`, `__any_sync`, `__reduce_*_sync`, `__match_*_sync`), as PTX's
+/// `shfl.sync`, `vote.sync`, `redux.sync` and `match.sync` define them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WarpOp {
     ShflIdx,
@@ -313,13 +314,19 @@ pub enum WarpOp {
     ReduxAnd,
     ReduxOr,
     ReduxXor,
+    /// `match.any.sync` (`__match_any_sync`): `d` gets the lanes of the member mask whose
+    /// `a` equals this lane's.
+    MatchAny,
+    /// `match.all.sync` (`__match_all_sync`): `d` gets the member mask where every lane
+    /// of it has the same `a`, else 0; `p` whether they have.
+    MatchAll,
 }
 
-const WARPOPS: [WarpOp; 15] = {
+const WARPOPS: [WarpOp; 17] = {
     use WarpOp::*;
     [
         ShflIdx, ShflUp, ShflDown, ShflBfly, Ballot, All, Any, ReduxAdd, ReduxMinS, ReduxMaxS,
-        ReduxMinU, ReduxMaxU, ReduxAnd, ReduxOr, ReduxXor,
+        ReduxMinU, ReduxMaxU, ReduxAnd, ReduxOr, ReduxXor, MatchAny, MatchAll,
     ]
 };
 

@@ -1244,9 +1244,24 @@ impl<'a> Ctx<'a> {
                             });
                             acc.unwrap_or(0)
                         };
+                        let group = mask & members;
+                        let same = |l: usize| {
+                            let mut v = 0u32;
+                            lanes(group, |k| {
+                                if (src[k] ^ src[l]) & ty.mask() == 0 {
+                                    v |= 1 << k;
+                                }
+                            });
+                            v
+                        };
                         let (dd, pp) = (at(d), at(p));
                         lanes(mask, |l| {
                             let (val, ok) = match op {
+                                WarpOp::MatchAny => (same(l) as u64, true),
+                                WarpOp::MatchAll => {
+                                    let all = same(l) == group;
+                                    ((if all { group } else { 0 }) as u64, all)
+                                }
                                 WarpOp::Ballot => (ballot as u64, true),
                                 WarpOp::All => ((vote(false) == 0) as u64, true),
                                 WarpOp::Any => ((ballot != 0) as u64, true),

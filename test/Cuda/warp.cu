@@ -1,7 +1,8 @@
 // Warp-level primitives, as PTX's shfl.sync and vote.sync define them: a reduction with
 // __shfl_down_sync, a butterfly with __shfl_xor_sync, an inclusive scan with
-// __shfl_up_sync, a broadcast within segments of 8 lanes, the votes, and the sm_80
-// reductions (__reduce_add_sync, __reduce_max_sync). A shuffle that
+// __shfl_up_sync, a broadcast within segments of 8 lanes, the votes, the sm_80
+// reductions (__reduce_add_sync, __reduce_max_sync), and the sm_70 matches
+// (__match_any_sync on 32- and 64-bit keys, __match_all_sync). A shuffle that
 // a lane named in its member mask does not reach is an error on sim.
 //
 // RUN: tesselc %s -o %t
@@ -14,6 +15,8 @@
 // CHECK: segments: ok
 // CHECK: ballot: 0x55555555 all: 0 any: 1 all-even: 1
 // CHECK: redux: 32 64 96 128 max 31
+// CHECK: match-any: ok
+// CHECK: match-all: 0xffffffff 1 0 0
 // DIVERGE: error: tessel runtime: kernel '_Z7divergePi' block (0, 0, 0) thread (16, 0, 0): divergent warp operation: lane 16 is named in the member mask 0xffffffff but is not at the ShflDown
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -59,6 +62,22 @@ __global__ void warps(const int *in, int *sum, int *bfly, int *scan, int *seg, i
   }
 }
 
+// Lanes grouped by key: each gets the mask of the lanes whose key equals its own.
+__global__ void matches(const int *in, unsigned *any, unsigned *any64, unsigned *all) {
+  int t = threadIdx.x, lane = t % 32;
+  any[t] = __match_any_sync(0xffffffff, lane % 5);
+  any64[t] = __match_any_sync(0xffffffff, (long long)(lane / 8) << 40);
+  int same, mixed;
+  unsigned a = __match_all_sync(0xffffffff, in[t], &same);
+  unsigned b = __match_all_sync(0xffffffff, lane, &mixed);
+  if (t == 0) {
+    all[0] = a;
+    all[1] = (unsigned)same;
+    all[2] = b;
+    all[3] = (unsigned)mixed;
+  }
+}
+
 __global__ void diverge(int *a) {
   int v = a[threadIdx.x];
   if (threadIdx.x < 16)
@@ -100,5 +119,23 @@ int main(int argc, char **argv) {
   printf("ballot: %#x all: %d any: %d all-even: %d\n", (unsigned)votes[0], votes[1], votes[2],
          votes[3]);
   printf("redux: %d %d %d %d max %d\n", redux[0], redux[1], redux[2], redux[3], redux[4]);
+  unsigned *m[3], any[n], any64[n], all[4];
+  for (int k = 0; k < 3; k++)
+    cudaMalloc((void **)&m[k], n * sizeof(unsigned));
+  matches<<<1, n>>>(d[0], m[0], m[1], m[2]);
+  cudaMemcpy(any, m[0], sizeof any, cudaMemcpyDeviceToHost);
+  cudaMemcpy(any64, m[1], sizeof any64, cudaMemcpyDeviceToHost);
+  cudaMemcpy(all, m[2], sizeof all, cudaMemcpyDeviceToHost);
+  bool mt = true;
+  for (int i = 0; i < n; i++) {
+    unsigned want = 0, want64 = 0;
+    for (int l = 0; l < 32; l++) {
+      want |= (unsigned)(l % 5 == (i % 32) % 5) << l;
+      want64 |= (unsigned)(l / 8 == (i % 32) / 8) << l;
+    }
+    mt &= any[i] == want && any64[i] == want64;
+  }
+  printf("match-any: %s\n", mt ? "ok" : "WRONG");
+  printf("match-all: %#x %u %#x %u\n", all[0], all[1], all[2], all[3]);
   return 0;
 }

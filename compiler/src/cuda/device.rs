@@ -877,6 +877,12 @@ fn intrinsic(full: &str) -> Option<Intr> {
             "vote.ballot.sync" => return Some(Warp(WarpOp::Ballot, false)),
             "vote.all.sync" => return Some(Warp(WarpOp::All, false)),
             "vote.any.sync" => return Some(Warp(WarpOp::Any, false)),
+            "match.any.sync.i32" | "match.any.sync.i64" => {
+                return Some(Warp(WarpOp::MatchAny, false))
+            }
+            "match.all.sync.i32p" | "match.all.sync.i64p" => {
+                return Some(Warp(WarpOp::MatchAll, true))
+            }
             _ => {}
         }
         if rb("fabs") || rb("abs") && r.ends_with('f') {
@@ -1220,7 +1226,8 @@ unsafe fn intrinsic_call(
     match what {
         Intr::Ignore => {}
         Intr::Warp(wop, pred) => {
-            // shfl: (mask, value, b, c); vote: (mask, predicate); redux: (value, mask).
+            // shfl: (mask, value, b, c); vote: (mask, predicate); match: (mask, value);
+            // redux: (value, mask).
             let redux = !matches!(
                 wop,
                 WarpOp::ShflIdx
@@ -1230,7 +1237,10 @@ unsafe fn intrinsic_call(
                     | WarpOp::Ballot
                     | WarpOp::All
                     | WarpOp::Any
+                    | WarpOp::MatchAny
+                    | WarpOp::MatchAll
             );
+            let matching = matches!(wop, WarpOp::MatchAny | WarpOp::MatchAll);
             let (mi, ai) = if redux { (1, 0) } else { (0, 1) };
             let m = d.b.use_(operand(mi))?;
             let a = d.b.use_(operand(ai))?;
@@ -1243,7 +1253,7 @@ unsafe fn intrinsic_call(
             } else {
                 (a, a)
             };
-            let ty = if shfl || redux {
+            let ty = if shfl || redux || matching {
                 scalar_ty(mlirValueGetType(operand(ai)))?
             } else {
                 ty().unwrap_or(Ty::I32)
@@ -1675,6 +1685,10 @@ mod tests {
             intrinsic("llvm.nvvm.shfl.sync.bfly.f32p"),
             Some(Intr::Warp(WarpOp::ShflBfly, true))
         ));
-        assert!(intrinsic("llvm.nvvm.match.any.sync.i32").is_none());
+        assert!(matches!(
+            intrinsic("llvm.nvvm.match.all.sync.i64p"),
+            Some(Intr::Warp(WarpOp::MatchAll, true))
+        ));
+        assert!(intrinsic("llvm.nvvm.fns").is_none());
     }
 }
