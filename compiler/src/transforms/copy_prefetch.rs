@@ -6,7 +6,8 @@
 //! sec. 4 raises the loads in flight per thread for the same reason).
 //!
 //! A `tgpu.tile_copy` into shared memory is prefetched when
-//! - it stands in the body of an `scf.for` before the body's first `gpu.barrier`;
+//! - it stands in the body of an `scf.for` over `index` before the body's first
+//!   `gpu.barrier`;
 //! - each thread of the smallest block the launch may have takes at most 8 of its
 //!   elements, so that one step of straight-line code holds them (a larger block
 //!   leaves the last ones outside the tile);
@@ -97,6 +98,9 @@ unsafe fn prefetch(l: MlirOperation) -> Result<(), String> {
             return Ok(());
         };
         let iv = mlirBlockGetArgument(body, 0);
+        if !mlirTypeIsAIndex(mlirValueGetType(iv)) {
+            return Ok(());
+        }
         let mut found = Vec::new();
         for &c in &ops[..barrier] {
             if op_name(c) != "tgpu.tile_copy" {
