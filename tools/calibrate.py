@@ -181,12 +181,15 @@ def table(ncu, sim, title, level=1):
             cells.append(f"{fmt(a)} / {fmt(b)}" + (f" ({r:.2f})" if r is not None else ""))
         out.append(f"| {kname} | " + " | ".join(cells) + " |")
     out.append("")
-    out.append("| metric | launches | geometric mean of sim / ncu |")
-    out.append("|---|---|---|")
+    out.append("| metric | launches | geometric mean of sim / ncu | typical factor off |")
+    out.append("|---|---|---|---|")
     for m, label, _ in METRICS:
         v = logs[m]
         g = f"{math.exp(sum(v) / len(v)):.3f}" if v else "-"
-        out.append(f"| {label} (`{m}`) | {len(v)} | {g} |")
+        # exp(mean |ln(sim / ncu)|): 1 when every launch agrees; over- and
+        # underestimates do not cancel.
+        off = f"{math.exp(sum(map(abs, v)) / len(v)):.3f}" if v else "-"
+        out.append(f"| {label} (`{m}`) | {len(v)} | {g} | {off} |")
     return "\n".join(out) + "\n"
 
 
@@ -334,10 +337,11 @@ def geomean(xs):
 def tabulate_dir(args):
     d = args.dir
     results = json.loads(read(os.path.join(d, "gpu", "results.json")) or "{}")
-    for name, r in results.items():
-        # Compared again here: the comparison may have changed since the run.
-        if not r.startswith("exit status") and r != "timeout":
-            results[name] = output_check(d, name)
+    # Compared again here (the comparison may have changed since the run), for the
+    # programs built.
+    results = {name: r if r.startswith("exit status") or r == "timeout"
+               else output_check(d, name)
+               for name, r in results.items() if name in programs_in(d)}
     gpus = {json.loads(read(os.path.join(d, "sim", n + ".meta")) or "{}").get("gpu", "?")
             for n in programs_in(d)}
     out = [f"# sim ({', '.join(sorted(gpus))}) beside the GPU", "",

@@ -124,6 +124,7 @@ impl Builder {
                 shared_bytes: 0,
                 private_bytes: 0,
                 registers: 0,
+                source: Default::default(),
             },
             blocks: HashMap::new(),
             code: Vec::new(),

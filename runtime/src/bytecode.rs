@@ -423,10 +423,23 @@ pub struct Kernel {
     pub private_bytes: u64,
     /// Registers per thread reported by ptxas (0 when unknown).
     pub registers: u32,
+    /// The form sim's code was compiled from, which sets how many machine instructions
+    /// one of sim's stands for in the time model ([`crate::gpus::Gpu::estimate`]).
+    pub source: Source,
+}
+
+/// What a kernel's sim form was compiled from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Source {
+    /// Tessel's gpu-dialect kernels (`memref` accesses, structured index arithmetic).
+    #[default]
+    Mlir = 0,
+    /// LLVM IR (CUDA programs' device code, NVVM from clang).
+    Llvm = 1,
 }
 
 pub const MAGIC: &[u8; 8] = b"TESSELFB";
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EntryKind {
@@ -649,6 +662,7 @@ impl Kernel {
         w.u64(self.shared_bytes);
         w.u64(self.private_bytes);
         w.u32(self.registers);
+        w.u8(self.source as u8);
         w.u32(self.code.len() as u32);
         for i in &self.code {
             match i {
@@ -825,6 +839,11 @@ impl Kernel {
         let shared_bytes = r.u64()?;
         let private_bytes = r.u64()?;
         let registers = r.u32()?;
+        let source = match r.u8()? {
+            0 => Source::Mlir,
+            1 => Source::Llvm,
+            v => return Err(format!("kernel '{name}': unknown source form {v}")),
+        };
         let ncode = r.u32()?;
         let mut code = Vec::with_capacity(ncode as usize);
         for _ in 0..ncode {
@@ -992,6 +1011,7 @@ impl Kernel {
             shared_bytes,
             private_bytes,
             registers,
+            source,
         };
         k.validate()?;
         Ok(k)
@@ -1202,6 +1222,7 @@ mod tests {
             shared_bytes: 0,
             private_bytes: 0,
             registers: 12,
+            source: Source::Llvm,
         };
         let code = |kind, arch: &str| Code {
             kind,

@@ -49,7 +49,8 @@
 //! * shared: `shared wavefronts / (S × clock)` (one wavefront per SM per cycle);
 //! * compute: per class, `warp instructions × 32 / (lanes per SM × S × clock)` summed
 //!   over classes (FP32, FP64, SFU, INT; loads, stores, control and the rest issue at 4
-//!   warp instructions per SM per cycle);
+//!   warp instructions per SM per cycle), times the machine instructions one of sim's
+//!   stands for ([`machine_per_sim_instruction`], measured against ncu);
 //! * latency: the cycles a warp running alone takes, from sim's scoreboard: an
 //!   instruction issues when its operands are ready (one per cycle, each basic block
 //!   scheduled as the assembler would, independent loads in flight together), its
@@ -69,8 +70,24 @@
 //! maximum. A launch with fewer blocks than SMs uses only that many SMs for the
 //! throughput terms.
 
+use crate::bytecode::Source;
 use crate::cache::CacheCounters;
 use crate::profile::Counters;
+
+/// Machine (SASS) instructions one of sim's instructions stands for, in the compute
+/// term: sim counts a `memref` access or a structured loop's step as one instruction,
+/// where the GPU also computes 64-bit addresses, predicates and loop counters; LLVM IR
+/// spells those out and the GPU's compiler folds some of them again. Measured on an
+/// H100 on 2026-11-25 (bench/results/calibration-h100): the geometric mean over the
+/// launches of ncu's `smsp__inst_executed.sum` over sim's warp instructions, 2.17 over
+/// 528 launches of Tessel's kernels (the kernel suite and the papers' benchmarks) and
+/// 0.76 over 132 launches of CUDA programs (PolyBench/GPU).
+pub fn machine_per_sim_instruction(source: Source) -> f64 {
+    match source {
+        Source::Mlir => 2.17,
+        Source::Llvm => 0.76,
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Gpu {
@@ -222,6 +239,7 @@ impl Gpu {
     /// speed-of-light section would point at).
     pub fn estimate(
         &self,
+        source: Source,
         c: &Counters,
         caches: Option<&CacheCounters>,
         blocks: u64,
@@ -264,7 +282,7 @@ impl Gpu {
             - class("int")
             - class("convert"))
             / (4.0 * sms_used * hz);
-        let compute = alu + other;
+        let compute = (alu + other) * machine_per_sim_instruction(source);
         // Each resident block slot of each SM runs its blocks one after another.
         let slots = (self.sms as u64 * per_sm) as f64;
         let latency = (c.block_chain_sum as f64 / slots).max(c.block_chain_max as f64) / hz;
@@ -340,7 +358,7 @@ mod tests {
             global_load_sectors: 1 << 30,
             ..Default::default()
         };
-        let t = h.estimate(&c, None, 1 << 20, 256, 0, 32).0;
+        let t = h.estimate(Source::Mlir, &c, None, 1 << 20, 256, 0, 32).0;
         let expect = (1u64 << 35) as f64 / 3350e9;
         assert!((t - 3e-6 - expect).abs() / expect < 1e-9, "{t}");
     }

@@ -2082,6 +2082,7 @@ impl Sim {
         }
         let g = self.gpu;
         let estimate = g.estimate(
+            k.source,
             &counters,
             Some(&caches),
             grid.iter().product(),
@@ -2438,6 +2439,7 @@ mod tests {
             shared_bytes: 0,
             private_bytes: 0,
             registers: 0,
+            source: Default::default(),
         }
     }
 

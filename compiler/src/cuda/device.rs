@@ -510,6 +510,7 @@ unsafe fn compile_kernel(
         nblocks: 0,
         extra: Vec::new(),
     };
+    d.b.k.source = tessel_runtime::bytecode::Source::Llvm;
     let region = mlirOperationGetRegion(f, 0);
     let entry = mlirRegionGetFirstBlock(region);
     if entry.ptr.is_null() {
