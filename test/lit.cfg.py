@@ -46,6 +46,12 @@ if ptxas:
 else:
     lit_config.note("ptxas not found: PTX is not checked by ptxas (run tools/setup.sh)")
 
+# A CUDA driver (a machine with an NVIDIA GPU): tests of what fails without one are
+# unsupported there.
+import ctypes.util
+if ctypes.util.find_library("cuda"):
+    config.available_features.add("cuda-driver")
+
 # The runtime library programs built from `tesselc -c` objects link with (`cargo test`
 # leaves it in deps/ under a hashed name).
 def find_runtime():

@@ -462,23 +462,99 @@ pub fn simulate(
     sample: u64,
 ) -> Result<(f64, u64), String> {
     let mut sim = tessel_runtime::sim::Sim::sampled(gpu, sample)?;
-    let mut functions: HashMap<&str, (usize, &Kernel)> = HashMap::new();
-    for (_, ks) in kernels {
-        let image = FatBinary {
-            sim: ks.clone(),
-            code: Vec::new(),
+    let images: Vec<(Vec<u8>, &[Kernel])> = kernels
+        .iter()
+        .map(|(_, ks)| {
+            let fb = FatBinary {
+                sim: ks.clone(),
+                code: Vec::new(),
+            };
+            (fb.encode(), ks.as_slice())
+        })
+        .collect();
+    let total = run_launches(host, &images, &mut sim, |d, f, l, p| {
+        Ok(d.launch(f, l.grid, l.block, 0, p)?
+            .estimated_time_s
+            .unwrap_or(0.0))
+    })?;
+    Ok((total, sim.executed()))
+}
+
+/// Runs `host`'s launches on a real GPU (`device`) and returns their total seconds,
+/// each launch's the least of `repeats` runs measured with CUDA events after one run
+/// that is not timed (which loads the code and warms the caches as a time loop would);
+/// `containers`: each `gpu.module`'s container, with code for the device's
+/// architecture ([`crate::pipeline::containers`]).
+pub fn measure(
+    host: &Program,
+    containers: &[FatBinary],
+    device: &mut dyn Device,
+    repeats: usize,
+) -> Result<f64, String> {
+    let images: Vec<(Vec<u8>, &[Kernel])> = containers
+        .iter()
+        .map(|fb| (fb.encode(), fb.sim.as_slice()))
+        .collect();
+    run_launches(host, &images, device, |d, f, l, p| {
+        d.launch(f, l.grid, l.block, 0, p)?;
+        let mut best = f64::INFINITY;
+        for _ in 0..repeats.max(1) {
+            let t = d.launch(f, l.grid, l.block, 0, p)?.measured_time_s;
+            best = best.min(t.ok_or("the device does not time launches")?);
         }
-        .encode();
-        let m = sim.load(&image)?;
-        for k in ks {
-            functions.insert(&k.name, (sim.function(m, &k.name)?, k));
-        }
-    }
+        Ok(best)
+    })
+}
+
+type Time<'a> =
+    dyn FnMut(&mut dyn Device, usize, &HostLaunch, &[*mut c_void]) -> Result<f64, String> + 'a;
+
+/// Loads `images` (module images, each with the kernels in sim's form that give their
+/// arguments' layout) on `device`, allocates the host's buffers zeroed, runs the
+/// launches [`SIMULATED_PER_KERNEL`] picks and returns the total of the seconds `time`
+/// gives them, the others interpolated; the buffers and modules are freed.
+fn run_launches(
+    host: &Program,
+    images: &[(Vec<u8>, &[Kernel])],
+    device: &mut dyn Device,
+    mut time: impl FnMut(&mut dyn Device, usize, &HostLaunch, &[*mut c_void]) -> Result<f64, String>,
+) -> Result<f64, String> {
+    let mut modules = Vec::new();
     let mut ptrs = Vec::new();
-    for &bytes in &host.allocs {
-        ptrs.push(sim.alloc(bytes)? as u64);
+    let r = (|| {
+        let mut functions: HashMap<&str, (usize, &Kernel)> = HashMap::new();
+        for (image, ks) in images {
+            let m = device.load(image)?;
+            modules.push(m);
+            for k in ks.iter() {
+                functions.insert(&k.name, (device.function(m, &k.name)?, k));
+            }
+        }
+        for &bytes in &host.allocs {
+            let p = device.alloc(bytes)?;
+            ptrs.push(p as u64);
+            device.memset(p, 0, 1, bytes)?;
+        }
+        launches_time(host, &functions, &ptrs, device, &mut time)
+    })();
+    for p in ptrs {
+        let _ = device.free(p as *mut c_void);
     }
-    // The distinct launches of each kernel, in the order the host makes them.
+    for m in modules {
+        device.unload(m);
+    }
+    r
+}
+
+/// The host's launches' total seconds: each kernel's distinct launches, in the order the
+/// host makes them, some run through `time` and the rest interpolated.
+fn launches_time(
+    host: &Program,
+    functions: &HashMap<&str, (usize, &Kernel)>,
+    ptrs: &[u64],
+    device: &mut dyn Device,
+    time: &mut Time<'_>,
+) -> Result<f64, String> {
     let mut by_kernel: Vec<(&str, Vec<&HostLaunch>)> = Vec::new();
     for l in &host.launches {
         match by_kernel.iter_mut().find(|(k, _)| *k == l.kernel) {
@@ -504,13 +580,12 @@ pub fn simulate(
         let mut times = Vec::with_capacity(picked.len());
         for &i in &picked {
             let l = launches[i];
-            let mut words = params(k, &l.args, &ptrs)?;
+            let mut words = params(k, &l.args, ptrs)?;
             let p: Vec<*mut c_void> = words
                 .iter_mut()
                 .map(|w| w as *mut u64 as *mut c_void)
                 .collect();
-            let launch = sim.launch(f, l.grid, l.block, 0, &p)?;
-            times.push(launch.estimated_time_s.unwrap_or(0.0));
+            times.push(time(device, f, l, &p)?);
         }
         for (i, l) in launches.iter().enumerate() {
             // The simulated launches at or around position `i`.
@@ -525,7 +600,7 @@ pub fn simulate(
             total += t * l.count as f64;
         }
     }
-    Ok((total, sim.executed()))
+    Ok(total)
 }
 
 /// The launch parameters of kernel `k` (as `gpu-to-llvm` passes them: memrefs as

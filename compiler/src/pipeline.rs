@@ -429,12 +429,9 @@ fn lowering_pipeline(arch: &str, opt: u8, debug: bool) -> Result<(&'static str, 
     Ok((lowering, pipeline))
 }
 
-/// `--emit=obj`: prepares the device code, compiles the kernels' gpu-dialect form for
-/// sim, lowers a copy of the prepared module for every architecture (PTX and a cubin
-/// per NVIDIA one, an HSACO per AMD one), embeds the module container holding all of
-/// them in place of the `gpu.binary` object, and compiles the host module in process
-/// ([`crate::host`]). The sim kernels' register counts come from the first NVIDIA
-/// architecture's ptxas.
+/// `--emit=obj`: prepares the device code, embeds each `gpu.module`'s container
+/// ([`containers`]) in place of its `gpu.binary` object, and compiles the host module
+/// in process ([`crate::host`]).
 fn object<'a>(
     session: &'a Session,
     m: &mut melior::ir::Module<'a>,
@@ -452,6 +449,32 @@ fn object<'a>(
             Some(f) => f(d),
             None => internal("device preparation", text, d),
         })?;
+    for (module, fb) in containers(session, m, text, archs, opt, debug)? {
+        mlir::set_gpu_binary(m, &module, &fb.encode())
+            .map_err(|e| Failure(vec![format!("error: internal: {e}")]))?;
+    }
+    subcommand::in_process(&format!(
+        "host object: LLVM -O{} (TargetMachine)",
+        opt.min(3)
+    ));
+    crate::host::emit(m, opt, crate::host::Form::Object)
+        .map_err(|e| Failure(vec![format!("error: {e}")]))
+}
+
+/// The module container of each `gpu.module` of `m` (a module after the device
+/// preparation, [`registry::DEVICE_PREP`]), by name: the kernels' gpu-dialect form
+/// compiled for sim, and a copy of the module lowered for every architecture (PTX and
+/// a cubin per NVIDIA one, an HSACO per AMD one). The sim kernels' register counts
+/// come from the first NVIDIA architecture's ptxas. `m` itself is lowered for the
+/// first architecture.
+pub fn containers<'a>(
+    session: &'a Session,
+    m: &mut melior::ir::Module<'a>,
+    text: &str,
+    archs: &[String],
+    opt: u8,
+    debug: bool,
+) -> Result<Vec<(String, tessel_runtime::bytecode::FatBinary)>, Failure> {
     // SAFETY: the module is alive for the call.
     let sims = unsafe { crate::simform::compile_module(m.as_operation().to_raw()) }
         .map_err(|e| Failure(vec![format!("error: {e}")]))?;
@@ -506,6 +529,7 @@ fn object<'a>(
             }
         }
     }
+    let mut out = Vec::new();
     for (module, mut kernels) in sims {
         if let Some(regs) = &registers {
             for k in &mut kernels {
@@ -520,15 +544,9 @@ fn object<'a>(
                 .map(|(_, c)| c.clone())
                 .collect(),
         };
-        mlir::set_gpu_binary(m, &module, &fb.encode())
-            .map_err(|e| Failure(vec![format!("error: internal: {e}")]))?;
+        out.push((module, fb));
     }
-    subcommand::in_process(&format!(
-        "host object: LLVM -O{} (TargetMachine)",
-        opt.min(3)
-    ));
-    crate::host::emit(m, opt, crate::host::Form::Object)
-        .map_err(|e| Failure(vec![format!("error: {e}")]))
+    Ok(out)
 }
 
 /// `tessel-run`'s compilation: a gpu-dialect module (host functions and `gpu.module`s or

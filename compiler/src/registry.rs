@@ -250,22 +250,26 @@ fn optimize_pipeline(opt: &dyn Fn(&str) -> String) -> Result<String, String> {
         })?;
     match (opt("autotune").as_str(), name.as_str()) {
         ("none", _) => Ok(pipeline),
-        ("model", "default") => {
+        (how @ ("model" | "measure"), "default") => {
+            let mut o = Vec::new();
+            if how == "measure" {
+                o.push("measure=true".to_string());
+            }
             let gpu = opt("gpu");
-            let tune = match gpu.is_empty() {
+            if !gpu.is_empty() {
+                o.push(format!("gpu={gpu}"));
+            }
+            let tune = match o.is_empty() {
                 true => "tessel-autotune".to_string(),
-                false => format!("tessel-autotune{{gpu={gpu}}}"),
+                false => format!("tessel-autotune{{{}}}", o.join(" ")),
             };
             Ok(pipeline.replacen("tessel-share, ", &format!("tessel-share, {tune}, "), 1))
         }
-        ("model", _) => Err(format!(
-            "'tessel-optimize' option autotune=model: pipeline={name} has no parameters to choose (only pipeline=default)"
+        (how @ ("model" | "measure"), _) => Err(format!(
+            "'tessel-optimize' option autotune={how}: pipeline={name} has no parameters to choose (only pipeline=default)"
         )),
-        ("measure", _) => Err(
-            "'tessel-optimize' option autotune=measure: timing candidates on a GPU is not built yet; autotune=model estimates them on sim".into(),
-        ),
         (other, _) => Err(format!(
-            "'tessel-optimize' option autotune={other}: expected none or model"
+            "'tessel-optimize' option autotune={other}: expected none, model or measure"
         )),
     }
 }
@@ -313,6 +317,7 @@ pub const PASSES: &[PassInfo] = &[
             PassOption { name: "size", default: "auto", help: "value of every integer parameter of a function during the estimate (auto: the smallest static extent of at least 32 among its array arguments, at most 1024, else 256)" },
             PassOption { name: "sample", default: "512", help: "blocks of each launch simulated at least (whole waves; their counters scaled to the grid)" },
             PassOption { name: "cache", default: "", help: "file of cached decisions (default: TESSEL_AUTOTUNE_CACHE, else $XDG_CACHE_HOME/tessel/autotune.txt or ~/.cache/tessel/autotune.txt); none: no cache" },
+            PassOption { name: "measure", default: "false", help: "true: time each candidate's launches on the CUDA GPU present (compiled for its architecture; CUDA events, the least of 3 runs after one untimed) instead of estimating them on sim; the host's launch shapes still follow the gpu model" },
         ],
         example: "tpoly.scop { affine.for ... {tpoly.band = 0, tpoly.permutable} }  =>  tpoly.scop attributes {tile_sizes = array<i64: 16, 32>, tessel.shared = false} { ... }",
         kind: PassKind::Rust {
@@ -403,8 +408,8 @@ pub const PASSES: &[PassInfo] = &[
         summary: "Optimize affine code for the GPU, as tesselc does between the frontend and the lowering: pipeline=naive (tessel-detect-scops, tessel-schedule, tessel-map-to-gpu) or default (the same with tessel-share, tessel-tile, tessel-promote-shared and tessel-pad-banks before the mapping and tessel-promote-registers and tessel-ilp-unroll after it)",
         options: &[
             PassOption { name: "pipeline", default: "default", help: "naive: the untiled mapping, one thread per iteration of the outer parallel loops (the baseline); default: tiles to blocks, points to threads, shared copies of the arrays a tile reuses or reads uncoalesced, padded against bank conflicts, loop-invariant elements in registers, a thread's points unrolled side by side" },
-            PassOption { name: "autotune", default: "none", help: "none: the default pipeline's fixed rules; model: tessel-autotune after tessel-share chooses each function's tile sizes and shared-memory promotion by sim's estimate (pipeline=default only)" },
-            PassOption { name: "gpu", default: "", help: "with autotune=model: the GPU model to tune for (default: TESSEL_GPU, else h100)" },
+            PassOption { name: "autotune", default: "none", help: "none: the default pipeline's fixed rules; model: tessel-autotune after tessel-share chooses each function's tile sizes and shared-memory promotion by sim's estimate; measure: the same by timing the candidates on the CUDA GPU present (pipeline=default only)" },
+            PassOption { name: "gpu", default: "", help: "with autotune=model or measure: the GPU model to tune for (default: TESSEL_GPU, else h100)" },
         ],
         example: "tpoly.scop { affine.for %i ... }  =>  gpu.alloc, gpu.memcpy; gpu.launch ...; gpu.memcpy back",
         kind: PassKind::Pipeline(optimize_pipeline),

@@ -116,6 +116,8 @@ const CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: i32 = 1;
 const CU_FUNC_ATTRIBUTE_NUM_REGS: i32 = 4;
 const CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: i32 = 39;
 const CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: i32 = 16;
+const CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: i32 = 75;
+const CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: i32 = 76;
 const CU_JIT_ERROR_LOG_BUFFER: i32 = 5;
 const CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: i32 = 6;
 const WARP: u64 = 32;
@@ -406,6 +408,33 @@ impl Drop for Event<'_> {
             // SAFETY: an event created by `cuEventCreate`.
             unsafe { (self.0.cuEventDestroy_v2)(self.1) };
         }
+    }
+}
+
+impl Cuda {
+    /// The device's architecture as `--offload-arch` names it (`sm_90`).
+    pub fn arch(&self) -> Result<String, String> {
+        let (mut major, mut minor) = (0, 0);
+        // SAFETY: driver calls with valid out-pointers on the device `open` found.
+        unsafe {
+            self.check(
+                (self.api.cuDeviceGetAttribute)(
+                    &mut major,
+                    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                    self.dev,
+                ),
+                "cuDeviceGetAttribute",
+            )?;
+            self.check(
+                (self.api.cuDeviceGetAttribute)(
+                    &mut minor,
+                    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                    self.dev,
+                ),
+                "cuDeviceGetAttribute",
+            )?;
+        }
+        Ok(format!("sm_{major}{minor}"))
     }
 }
 

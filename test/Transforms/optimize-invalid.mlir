@@ -4,10 +4,10 @@
 // OPT: error: 'tessel-optimize' option pipeline=tiled: expected naive or default
 // RUN: not tessel-opt %s '--tessel-optimize=pipeline=naive autotune=model' 2>&1 | FileCheck %s --check-prefix=TUNENAIVE
 // TUNENAIVE: error: 'tessel-optimize' option autotune=model: pipeline=naive has no parameters to choose (only pipeline=default)
-// RUN: not tessel-opt %s --tessel-optimize=autotune=measure 2>&1 | FileCheck %s --check-prefix=MEASURE
-// MEASURE: error: 'tessel-optimize' option autotune=measure: timing candidates on a GPU is not built yet; autotune=model estimates them on sim
+// RUN: not tessel-opt %s '--tessel-optimize=pipeline=naive autotune=measure' 2>&1 | FileCheck %s --check-prefix=MEASURE
+// MEASURE: error: 'tessel-optimize' option autotune=measure: pipeline=naive has no parameters to choose (only pipeline=default)
 // RUN: not tessel-opt %s --tessel-optimize=autotune=yes 2>&1 | FileCheck %s --check-prefix=TUNE
-// TUNE: error: 'tessel-optimize' option autotune=yes: expected none or model
+// TUNE: error: 'tessel-optimize' option autotune=yes: expected none, model or measure
 // What tessel-optimize cannot take, as its passes report it.
 
 // A scop written by hand with a call in it: the model cannot see what the call touches.

@@ -31,8 +31,17 @@
 //! `tile_sizes` or `tessel.tile = false` (`tessel-tile`), `tessel.shared = false`
 //! (`tessel-promote-shared` leaves the scop alone) and `tessel.coarsen`
 //! (`tessel-map-to-gpu`), with a remark giving the estimates. Decisions are cached in
-//! a text file keyed by the function's IR, the GPU and the parameter value, so a second
-//! build skips the search.
+//! a text file keyed by the function's IR (its name aside), the GPU and the parameter
+//! value, so a second build skips the search.
+//!
+//! With `measure=true` (`--autotune=measure`, issue 9 item 6), each candidate is instead
+//! compiled for the architecture of the CUDA GPU present
+//! ([`crate::pipeline::containers`]) and its launches, as the host code makes them with
+//! the integer arguments set as above, are timed on that GPU with CUDA events (the least
+//! of [`MEASURE_REPEATS`] runs after an untimed one, [`crate::estimate::measure`]); the
+//! candidates compile on all cores and run on the GPU one at a time. The decisions are
+//! cached under `gpu`'s name (set it to the model of the GPU present), so a build with
+//! a warm cache needs no GPU.
 //!
 //! Precondition: `tessel-schedule` ran. On a terminal, progress goes to stderr.
 //!
@@ -182,9 +191,24 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
             ))
         }
     };
+    let measured = match options.get("measure").as_str() {
+        "false" => false,
+        "true" => true,
+        m => {
+            return Err(format!(
+                "'tessel-autotune' option measure={m}: expected true or false"
+            ))
+        }
+    };
+    // Decisions measured on a GPU are cached under the model's name (`gpu`, which
+    // should name the GPU present), so that a build with a warm cache needs no GPU.
+    let how = match measured {
+        false => format!("model, {}", gpu.name),
+        true => format!("measured, {}", gpu.name),
+    };
     let cache = Cache::open(&options.get("cache"));
     // SAFETY: the pass manager gives a live operation that this pass alone changes.
-    let funcs = unsafe { functions(op, gpu, size, sample) };
+    let funcs = unsafe { functions(op, gpu, &how, size, sample) };
     if funcs.is_empty() {
         return Ok(());
     }
@@ -198,13 +222,17 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
     if todo.is_empty() {
         return Ok(());
     }
+    let measure = match measured {
+        true => Some(Measure::open()?),
+        false => None,
+    };
     let text = unsafe { print_op(op) };
     let all_scops: Vec<MlirOperation> = funcs.iter().flat_map(|f| f.scops.clone()).collect();
     let defaults = rule_sizes(&text, all_scops.len())?;
     let candidates = candidates(&defaults);
     let params: HashMap<String, i64> = funcs.iter().map(|f| (f.name.clone(), f.param)).collect();
     // The rule's candidate first: what it cost to simulate bounds how many others are.
-    let (times, within) = evaluate_all(&text, &candidates, gpu, &params, sample);
+    let (times, within) = evaluate_all(&text, &candidates, gpu, &params, sample, &measure);
     let times: Vec<Result<HashMap<String, f64>, String>> =
         times.into_iter().map(|r| r.map(|e| e.times)).collect();
     let skipped = candidates.len() - within;
@@ -242,9 +270,17 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
             }
             false => budget,
         };
+        let what = if measure.is_some() {
+            "measured"
+        } else {
+            "estimated"
+        };
         let note = format!(
-            "autotune (model, {}, parameters {}): {}: {:.1} us estimated (the rule's sizes with shared memory: {:.1} us; {tried} candidates{budget})",
-            gpu.name,
+            "autotune ({}, parameters {}): {}: {:.1} us {what} (the rule's sizes with shared memory: {:.1} us; {tried} candidates{budget})",
+            match &measure {
+                Some(m) => format!("measured on {}, {}", m.name, gpu.name),
+                None => how.clone(),
+            },
             f.param,
             choices[0].describe(),
             best.1 * 1e6,
@@ -261,6 +297,7 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
 unsafe fn functions(
     module: MlirOperation,
     gpu: &Gpu,
+    how: &str,
     size: Option<i64>,
     sample: u64,
 ) -> Vec<Function> {
@@ -280,11 +317,16 @@ unsafe fn functions(
             Some(n) => (n, false),
             None => unsafe { parameter_value(f) },
         };
-        let text = unsafe { print_op(f) };
+        // The function without its name and visibility, which tesselc changes for a
+        // program (`@k` becomes `private @k.impl`) and which do not change its kernels.
+        let printed = unsafe { print_op(f) };
+        let text = printed
+            .find('(')
+            .map_or(printed.as_str(), |i| &printed[i..]);
         let key = format!(
             "{:016x}",
             fnv(&format!(
-                "tessel-autotune 8 {} {}\n{}\n{param} {sample}\n{text}",
+                "tessel-autotune 9 {} {}\n{} {how}\n{param} {sample}\n{text}",
                 env!("CARGO_PKG_VERSION"),
                 crate::registry::DEFAULT_MAPPING,
                 gpu.name
@@ -531,6 +573,7 @@ fn evaluate_all(
     gpu: &'static Gpu,
     params: &HashMap<String, i64>,
     sample: u64,
+    measure: &Option<Measure>,
 ) -> (Vec<Result<Estimates, String>>, usize) {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
@@ -554,7 +597,7 @@ fn evaluate_all(
                     break;
                 }
                 let Some(c) = candidates.get(i) else { break };
-                let r = evaluate(text, c, gpu, params, sample);
+                let r = evaluate(text, c, gpu, params, sample, measure.as_ref());
                 if i == 0 {
                     let cost = r.as_ref().map_or(0, |e| e.executed).max(1);
                     let n = ((BUDGET / cost) as usize).clamp(1, candidates.len());
@@ -564,9 +607,14 @@ fn evaluate_all(
                 let d = done.fetch_add(1, Ordering::SeqCst) + 1;
                 if progress {
                     eprint!(
-                        "\rtessel-autotune ({}): {d}/{} candidates estimated",
+                        "\rtessel-autotune ({}): {d}/{} candidates {}",
                         gpu.name,
-                        candidates.len()
+                        candidates.len(),
+                        if measure.is_some() {
+                            "measured"
+                        } else {
+                            "estimated"
+                        }
                     );
                     let _ = std::io::stderr().flush();
                 }
@@ -588,13 +636,14 @@ fn evaluate_all(
 }
 
 /// Each function's estimated seconds under candidate `c`, and the thread instructions
-/// simulated for them.
+/// simulated for them; with `measure`, the seconds its launches take on the GPU.
 fn evaluate(
     text: &str,
     c: &[Choice],
     gpu: &'static Gpu,
     params: &HashMap<String, i64>,
     sample: u64,
+    measure: Option<&Measure>,
 ) -> Result<Estimates, String> {
     let s = Session::new();
     let mut m = s.parse(text, "autotune").map_err(diags)?;
@@ -612,6 +661,22 @@ fn evaluate(
         &format!("builtin.module({})", crate::registry::DEVICE_LOWER),
     )
     .map_err(diags)?;
+    if let Some(g) = measure {
+        let containers: Vec<_> =
+            crate::pipeline::containers(&s, &mut m, text, std::slice::from_ref(&g.arch), 3, false)
+                .map_err(|f| f.0.join("\n"))?
+                .into_iter()
+                .map(|(_, fb)| fb)
+                .collect();
+        let mut out = Estimates::default();
+        // One candidate at a time on the GPU; the others compile meanwhile.
+        let mut device = g.device.lock().unwrap_or_else(|e| e.into_inner());
+        for (f, p) in &programs {
+            let t = crate::estimate::measure(p, &containers, &mut *device, MEASURE_REPEATS)?;
+            out.times.insert(f.clone(), t);
+        }
+        return Ok(out);
+    }
     let kernels = unsafe { crate::simform::compile_module(m.as_operation().to_raw()) }?;
     let mut out = Estimates::default();
     for (f, p) in &programs {
@@ -620,6 +685,32 @@ fn evaluate(
         out.executed += executed;
     }
     Ok(out)
+}
+
+/// Timed runs of each launch with `measure=true` (after one that is not timed); the
+/// least counts.
+const MEASURE_REPEATS: usize = 3;
+
+/// The GPU that `measure=true` times candidates on, one at a time.
+struct Measure {
+    device: std::sync::Mutex<tessel_runtime::cuda::Cuda>,
+    /// Its architecture (`sm_90`), which the candidates are compiled for.
+    arch: String,
+    name: String,
+}
+
+impl Measure {
+    fn open() -> Result<Measure, String> {
+        use tessel_runtime::api::Device;
+        let fail =
+            |e: String| format!("'tessel-autotune' option measure=true needs a CUDA GPU: {e}");
+        let device = tessel_runtime::cuda::Cuda::open().map_err(fail)?;
+        Ok(Measure {
+            arch: device.arch().map_err(fail)?,
+            name: device.gpu(),
+            device: std::sync::Mutex::new(device),
+        })
+    }
 }
 
 /// A candidate's estimate: each function's seconds, and the thread instructions sim ran

@@ -60,8 +60,9 @@ struct Args {
     #[arg(long, value_name = "PIPELINE")]
     passes: Option<String>,
     /// With --pipeline=default: choose its parameters per function by sim's estimate
-    /// of the candidates on --gpu's model (tesselc --autotune).
-    #[arg(long, default_value = "none", value_parser = ["none", "model"])]
+    /// of the candidates on --gpu's model, or by timing them on the CUDA GPU present
+    /// (tesselc --autotune).
+    #[arg(long, default_value = "none", value_parser = ["none", "model", "measure"])]
     autotune: String,
     /// Device to run on: auto, cuda, hip or sim.
     #[arg(long, default_value = "sim", value_parser = ["auto", "cuda", "hip", "sim"])]

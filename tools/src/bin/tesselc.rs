@@ -68,9 +68,10 @@ struct Args {
     #[arg(long = "passes", value_name = "PIPELINE")]
     passes: Option<String>,
     /// Choose the default pipeline's parameters (tile sizes, shared memory) per function:
-    /// none (its fixed rules) or model (estimates of the candidates on sim's model of
-    /// TESSEL_GPU, cached in TESSEL_AUTOTUNE_CACHE or ~/.cache/tessel/autotune.txt)
-    #[arg(long, value_name = "HOW", default_value = "none", value_parser = ["none", "model"])]
+    /// none (its fixed rules), model (estimates of the candidates on sim's model of
+    /// TESSEL_GPU) or measure (the candidates timed on the CUDA GPU present); cached in
+    /// TESSEL_AUTOTUNE_CACHE or ~/.cache/tessel/autotune.txt
+    #[arg(long, value_name = "HOW", default_value = "none", value_parser = ["none", "model", "measure"])]
     autotune: String,
     /// Print what each stage decides and the commands it runs (repeat for more detail);
     /// -### prints the commands without running them.
