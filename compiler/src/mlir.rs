@@ -698,6 +698,15 @@ pub(crate) unsafe fn is_false(op: MlirOperation, name: &str) -> bool {
     !a.ptr.is_null() && unsafe { mlirAttributeIsABool(a) && !mlirBoolAttrGetValue(a) }
 }
 
+/// Whether `op` has the boolean attribute `name` set to true.
+///
+/// # Safety
+/// `op` is a live operation.
+pub(crate) unsafe fn is_true(op: MlirOperation, name: &str) -> bool {
+    let a = unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) };
+    !a.ptr.is_null() && unsafe { mlirAttributeIsABool(a) && mlirBoolAttrGetValue(a) }
+}
+
 /// The first block of `op`'s first region (a loop's body).
 ///
 /// # Safety

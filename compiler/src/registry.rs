@@ -353,7 +353,7 @@ pub const PASSES: &[PassInfo] = &[
         name: "tessel-promote-shared",
         summary: "Give the blocks of each tiled kernel shared copies of the arrays it reads and does not write, where isl finds reuse between its threads (or an uncoalesced access to stage, or the scop's share pragma names the array) and a box of constant size per tile (tgpu.alloc_shared, tgpu.tile_copy, gpu.barrier; loads read the copy)",
         options: &[
-            PassOption { name: "min-reuse", default: "2.5", help: "promote an array only when a tile reads it at least this many times per element of its box (1: any reuse, for GPUs whose global loads skip L1)" },
+            PassOption { name: "min-reuse", default: "64", help: "promote an array only when a tile reads it at least this many times per element of its box (2.5: as paper 000 Fig. 2(b), and in scops tessel-autotune marks tessel.shared = true; 1: any reuse, for GPUs whose global loads skip L1)" },
         ],
         example: "affine.for %t {tpoly.tile} { affine.for %i {tpoly.point} { affine.load %A[%i - 1] ... affine.load %A[%i + 1] } }  =>  affine.for %t { %s = tgpu.alloc_shared [34]; tgpu.tile_copy %A to %s offsets [32 * %t - 1] tile [34]; gpu.barrier; affine.for %i { affine.load %s[%i - 1 - (32 * %t - 1)] ... } }",
         kind: PassKind::Rust {

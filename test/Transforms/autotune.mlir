@@ -46,7 +46,7 @@ func.func @stencil(%n: index, %A: memref<256x256xf32>, %B: memref<256x256xf32>) 
 // candidates from those sizes too (tiles of 16x32 make two blocks of each band).
 // DIAG: remark: autotune (model, gtx690, parameters 32): the rule's tile sizes, shared memory: {{.*}} (the rule's sizes with shared memory: {{[0-9.]+}} us; 12 candidates)
 // CHECK-LABEL: func.func @two_bands(
-// CHECK-NEXT: tpoly.scop {
+// CHECK-NEXT: tpoly.scop attributes {tessel.shared = true} {
 // CACHED: remark: autotune (model, gtx690, parameters 32): {{.*}} (cached)
 func.func @two_bands(%A: memref<32x32xf32>, %B: memref<32x32xf32>) {
   tpoly.scop {

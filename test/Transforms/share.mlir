@@ -4,7 +4,7 @@
 // RUN: tessel-opt %s --split-input-file --tessel-schedule --tessel-share 2>/dev/null | FileCheck %s
 // RUN: tessel-opt %s --split-input-file --tessel-schedule --tessel-share -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: tessel-opt %s --split-input-file --tessel-schedule --tessel-share=theta=0.125 -o /dev/null 2>&1 | FileCheck %s --check-prefix=THETA
-// RUN: tessel-opt %s --split-input-file --tessel-schedule --tessel-share --tessel-tile --tessel-promote-shared -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROMOTE
+// RUN: tessel-opt %s --split-input-file --tessel-schedule --tessel-share --tessel-tile --tessel-promote-shared=min-reuse=2.5 -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROMOTE
 // RUN: not tessel-opt %s --tessel-share=theta=0 2>&1 | FileCheck %s --check-prefix=BADTHETA
 // RUN: not tessel-opt %s --tessel-share=theta=big 2>&1 | FileCheck %s --check-prefix=BADTHETA
 // BADTHETA: error: 'tessel-share' option theta={{.*}}: expected a number greater than 0 and at most 1

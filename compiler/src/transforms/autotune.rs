@@ -29,7 +29,9 @@
 //!
 //! The choice is written on the function's scops, where the next passes read it:
 //! `tile_sizes` or `tessel.tile = false` (`tessel-tile`), `tessel.shared = false`
-//! (`tessel-promote-shared` leaves the scop alone) and `tessel.coarsen`
+//! (`tessel-promote-shared` leaves the scop alone) or `true` (it promotes for any
+//! reuse of 2.5 reads per element, as the candidate with shared memory was
+//! estimated) and `tessel.coarsen`
 //! (`tessel-map-to-gpu`), with a remark giving the estimates. Decisions are cached in
 //! a text file keyed by the function's IR (its name aside), the GPU and the parameter
 //! value, so a second build skips the search.
@@ -434,15 +436,11 @@ unsafe fn set_choices(scops: &[MlirOperation], choices: &[Choice]) {
                 }
                 None => {}
             }
-            if c.shared {
-                mlirOperationRemoveAttributeByName(*s, string_ref("tessel.shared"));
-            } else {
-                mlirOperationSetAttributeByName(
-                    *s,
-                    string_ref("tessel.shared"),
-                    mlirBoolAttrGet(ctx, 0),
-                );
-            }
+            mlirOperationSetAttributeByName(
+                *s,
+                string_ref("tessel.shared"),
+                mlirBoolAttrGet(ctx, c.shared as i32),
+            );
             match c.coarsen {
                 Some(f) => mlirOperationSetAttributeByName(
                     *s,

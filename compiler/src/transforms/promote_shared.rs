@@ -20,11 +20,17 @@
 //!     iteration reading one element (a stencil's neighbours, a row read by every
 //!     column), and the reads of one anchor iteration (the array's loads in each
 //!     statement times the statement's instances, at most the box around them) are at
-//!     least `min-reuse` (default 2.5) per element of the box. Below that, the L1
-//!     cache of a GPU since Maxwell serves the reuse about as well, and the copy and the
-//!     barrier cost more than they save: fdtd-2d's two-point differences (1.9 reads per
-//!     element) ran 0.96x on sim's default GPU when promoted; `min-reuse=1` suits a GPU
-//!     whose global loads skip L1 (Kepler);
+//!     least `min-reuse` (default 64) per element of the box. Below that, the L1
+//!     cache of a GPU since Maxwell serves the reuse as well, and the copy and the
+//!     barrier cost more than they save. Measured on an H100
+//!     (bench/results/calibration-h100): the copies paid for matvec's `x` (256 reads per
+//!     element) and not for gemm's 32, a 5x5 blur's 25 or the stencils' 5-7 (the seven
+//!     papers' benchmarks ran 0.96x naive's speed with 2.5 as the threshold, 1.39x
+//!     without promotion for reuse). `min-reuse=2.5` promotes as paper 000 Fig. 2(b)
+//!     does (fdtd-2d's two-point differences, 1.9 reads per element, ran 0.96x when
+//!     promoted), and a scop `tessel-autotune` marks `tessel.shared = true` is promoted
+//!     so ([`TUNED_MIN_REUSE`]: the tuner weighs that reuse itself); `min-reuse=1` suits
+//!     a GPU whose global loads skip L1 (Kepler);
 //!   - staging (paper 004 sec. 3): a load where consecutive threads (thread x, on the
 //!     point loop `tessel-map-to-gpu` will give it:
 //!     [`crate::analysis::coalescing::thread_order`]) read down a column, when the box's
@@ -70,6 +76,11 @@
 //! ```
 
 use super::map_to_gpu::{band_ops, tiled_kernels};
+
+/// The reuse per element of its box that promotes an array in a scop `tessel-autotune`
+/// chose shared memory for (`tessel.shared = true`): the tuner's estimate, not this
+/// threshold, decides whether that reuse pays.
+const TUNED_MIN_REUSE: f64 = 2.5;
 use super::share::{self, c_name};
 use crate::analysis::coalescing::{element_bytes, thread_order, uncoalesced};
 use crate::analysis::import::{import_scop, isl_context, within, Scop};
@@ -101,10 +112,15 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
         let mut scops = Vec::new();
         collect(op, &mut scops);
         for scop in scops {
-            // `tessel-autotune` chose global memory for this scop.
+            // `tessel-autotune` chose global memory for this scop, or shared memory for
+            // any reuse worth a copy.
             if crate::mlir::is_false(scop, "tessel.shared") {
                 continue;
             }
+            let min_reuse = match crate::mlir::is_true(scop, "tessel.shared") {
+                true => min_reuse.min(TUNED_MIN_REUSE),
+                false => min_reuse,
+            };
             if let Err(why) = promote_scop(scop, min_reuse) {
                 let text = format!("no array promoted to shared memory: {why}");
                 tessel_dialects::tesselEmitRemark(
