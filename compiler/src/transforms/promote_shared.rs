@@ -76,11 +76,6 @@
 //! ```
 
 use super::map_to_gpu::{band_ops, tiled_kernels};
-
-/// The reuse per element of its box that promotes an array in a scop `tessel-autotune`
-/// chose shared memory for (`tessel.shared = true`): the tuner's estimate, not this
-/// threshold, decides whether that reuse pays.
-const TUNED_MIN_REUSE: f64 = 2.5;
 use super::share::{self, c_name};
 use crate::analysis::coalescing::{element_bytes, thread_order, uncoalesced};
 use crate::analysis::import::{import_scop, isl_context, within, Scop};
@@ -88,6 +83,11 @@ use crate::mlir::{body, children, instantiate, int_attr, iv, op_name, print_type
 use crate::registry::Options;
 use isl_rs::{Aff, DimType, Map, UnionMap, UnionSet};
 use mlir_sys::*;
+
+/// The reuse per element of its box that promotes an array in a scop `tessel-autotune`
+/// chose shared memory for (`tessel.shared = true`): the tuner's estimate, not this
+/// threshold, decides whether that reuse pays.
+const TUNED_MIN_REUSE: f64 = 2.5;
 
 /// Why an array is not promoted in a band that does not use it (no remark: a share
 /// pragma's seed is promoted in the bands that read it).
