@@ -290,11 +290,13 @@ pub fn print_module(m: &Module<'_>) -> String {
 pub struct PrintOptions {
     pub generic: bool,
     pub debug_info: bool,
+    /// Print every attribute and location in place, without aliases (`#loc3 = ...`).
+    pub local_scope: bool,
 }
 
 /// [`print_module`] with printing options.
 pub fn print_module_with(m: &Module<'_>, o: PrintOptions) -> String {
-    if !o.generic && !o.debug_info {
+    if !o.generic && !o.debug_info && !o.local_scope {
         return print_module(m);
     }
     let mut out = String::new();
@@ -306,6 +308,9 @@ pub fn print_module_with(m: &Module<'_>, o: PrintOptions) -> String {
         }
         if o.debug_info {
             mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
+        }
+        if o.local_scope {
+            mlirOpPrintingFlagsUseLocalScope(flags);
         }
         mlirOperationPrintWithFlags(
             m.as_operation().to_raw(),

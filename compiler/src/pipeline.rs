@@ -304,20 +304,36 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
     }
     let session = Session::new();
     let entries = (opts.emit == Emit::Object).then_some(opts.entry_suffix);
-    let text = affine::emit_module(&scops, entries);
-    let mut m = session
-        .parse(&text, "affine")
-        .map_err(|d| internal("affine form", &text, d))?;
+    let mut m = affine::emit_module(&session, &scops, entries)
+        .map_err(|ds| Failure(ds.into_iter().map(|d| d.to_string()).collect()))?;
     mlir::inherit_locations(&m, "affine");
-    session
-        .verify(&m)
-        .map_err(|d| internal("affine form", &text, d))?;
+    // Diagnostics point at the C source; the module's text is shown for internal errors.
+    let text = String::new();
+    session.verify(&m).map_err(|d| {
+        let printed = mlir::print_module_with(
+            &m,
+            mlir::PrintOptions {
+                generic: true,
+                ..Default::default()
+            },
+        );
+        let mut f = internal("affine form", &text, d);
+        f.0.push(printed);
+        f
+    })?;
     if let Some(passes) = &opts.passes {
         let _s = tracing::info_span!("passes", pipeline = %passes).entered();
         run_passes(&session, &mut m, passes, &opts.input)?;
     }
     if matches!(opts.emit, Emit::Mlir | Emit::Gpu) {
-        return Ok(mlir::print_module(&m).into_bytes());
+        // With -g, every operation's C source location is printed in place
+        // (`loc("gemm.c":12:7)`).
+        let print = mlir::PrintOptions {
+            generic: false,
+            debug_info: opts.debug,
+            local_scope: opts.debug,
+        };
+        return Ok(mlir::print_module_with(&m, print).into_bytes());
     }
     if opts.emit == Emit::Object {
         let _s = tracing::info_span!("lowering", archs = %archs.join(",")).entered();

@@ -37,6 +37,16 @@ extern "C" {
     );
     /// Whether `attr` is a `#tpoly.share` (a share pragma's array partition).
     pub fn tesselAttributeIsATPolyShare(attr: mlir_sys::MlirAttribute) -> bool;
+    /// Builds `#tpoly.share<"array"[e0]..., coalesce>`: each extent an affine expression
+    /// over the symbols TBX, TBY, TBZ (s0, s1, s2), or null for `*`; null (with a
+    /// diagnostic) when the attribute's verifier rejects it.
+    pub fn tesselTPolyShareAttrGet(
+        ctx: mlir_sys::MlirContext,
+        array: mlir_sys::MlirStringRef,
+        num_extents: isize,
+        extents: *const mlir_sys::MlirAffineExpr,
+        coalesce: bool,
+    ) -> mlir_sys::MlirAttribute;
     /// The C name of the array of a `#tpoly.share`.
     pub fn tesselTPolyShareAttrGetArray(attr: mlir_sys::MlirAttribute) -> mlir_sys::MlirStringRef;
     /// The number of extents of a `#tpoly.share` (0: the whole array).

@@ -1,48 +1,111 @@
-//! Prints a [`Scop`] as a `func.func` of `affine`/`memref`/`arith`/`math` operations:
+//! Builds a [`Scop`] as a `func.func` of `affine`/`memref`/`arith`/`math` operations:
 //! the form `tesselc --emit=mlir` shows and the input of the polyhedral passes.
 //!
 //! Arrays become memref arguments with the C shapes (`?` where C leaves a size to run
 //! time), scalar parameters keep their C types, written scalars become zero-dimensional
 //! `memref.alloca`s, loops become `affine.for` over their normalized counters, affine
 //! conditions `affine.if`, and the SCoP is wrapped in a `tpoly.scop` op that carries
-//! the user's share hints.
+//! the user's share hints. Every operation carries the C source location of the
+//! construct it comes from ([`super::build`]); an array argument's location is its C
+//! name (`loc("A")`).
 
-use super::text::*;
+use super::build::*;
+use crate::diag::Diagnostic;
+use crate::mlir::{string_ref, Session};
 use crate::scop::*;
+use melior::ir::Module;
+use mlir_sys::*;
 use std::collections::BTreeSet;
 
-/// Names of SSA values in the function.
+/// The SSA values of the function being built.
 pub(crate) struct Names<'a> {
     pub scop: &'a Scop,
     /// The `index` value of each integer parameter (for affine symbols).
-    pub param_index: Vec<Option<String>>,
-    /// The SSA value of each loop counter, by loop id.
-    pub ivs: Vec<Option<String>>,
+    pub param_index: Vec<Option<MlirValue>>,
+    /// The value of each scalar parameter, in its C type (the function's arguments).
+    pub params: Vec<Option<MlirValue>>,
+    /// The value of each loop counter, by loop id.
+    pub ivs: Vec<Option<MlirValue>>,
     /// The memref value of each array.
-    pub arrays: Vec<String>,
+    pub arrays: Vec<Option<MlirValue>>,
     /// The memref<T> value of each scalar.
-    pub scalars: Vec<String>,
+    pub scalars: Vec<Option<MlirValue>>,
+}
+
+/// An affine expression of `a`, `pos` giving each variable's dimension or symbol.
+fn aff_expr(ctx: MlirContext, a: &Aff, pos: &dyn Fn(Var) -> MlirAffineExpr) -> MlirAffineExpr {
+    // SAFETY: expressions are uniqued in the live context.
+    unsafe {
+        let scaled = |e: MlirAffineExpr, k: i64| match k {
+            1 => e,
+            k => mlirAffineMulExprGet(e, mlirAffineConstantExprGet(ctx, k)),
+        };
+        let mut parts: Vec<MlirAffineExpr> =
+            a.terms.iter().map(|(v, k)| scaled(pos(*v), *k)).collect();
+        for d in &a.divs {
+            let num = aff_expr(ctx, &d.num, pos);
+            let q = mlirAffineFloorDivExprGet(num, mlirAffineConstantExprGet(ctx, d.den));
+            parts.push(scaled(q, d.coeff));
+        }
+        let mut acc: Option<MlirAffineExpr> = None;
+        for p in parts {
+            acc = Some(match acc {
+                None => p,
+                Some(x) => mlirAffineAddExprGet(x, p),
+            });
+        }
+        match acc {
+            None => mlirAffineConstantExprGet(ctx, a.cst),
+            Some(x) if a.cst == 0 => x,
+            Some(x) => mlirAffineAddExprGet(x, mlirAffineConstantExprGet(ctx, a.cst)),
+        }
+    }
+}
+
+/// The variables of `a` in the order its printed form names them (terms, then the
+/// numerators of its divisions), each once.
+fn vars_in_order(a: &Aff, out: &mut Vec<Var>) {
+    for v in a.terms.keys() {
+        if !out.contains(v) {
+            out.push(*v);
+        }
+    }
+    for d in &a.divs {
+        vars_in_order(&d.num, out);
+    }
 }
 
 impl Names<'_> {
-    pub fn param_value(&self, p: usize) -> String {
-        format!("%{}", ident(&self.scop.params[p].name))
+    /// The affine expressions of `affs` over the dimensions `dims` (loop counters) and the
+    /// symbols `syms` (parameters), with the operands: the dimensions' values, then the
+    /// symbols'.
+    fn exprs_over(
+        &self,
+        ctx: MlirContext,
+        affs: &[Aff],
+        dims: &[Var],
+        syms: &[Var],
+    ) -> (Vec<MlirAffineExpr>, Vec<MlirValue>) {
+        let pos = |v: Var| unsafe {
+            match dims.iter().position(|d| *d == v) {
+                Some(i) => mlirAffineDimExprGet(ctx, i as isize),
+                None => mlirAffineSymbolExprGet(
+                    ctx,
+                    syms.iter().position(|s| *s == v).unwrap_or(0) as isize,
+                ),
+            }
+        };
+        let exprs = affs.iter().map(|a| aff_expr(ctx, a, &pos)).collect();
+        let operands = dims
+            .iter()
+            .chain(syms)
+            .map(|v| self.var_value(*v))
+            .collect();
+        (exprs, operands)
     }
-    fn var(&self, v: Var) -> String {
-        match v {
-            Var::Iv(l) => self.ivs[l].clone().unwrap_or_else(|| "%undef_iv".into()),
-            Var::Param(p) => format!(
-                "symbol({})",
-                self.param_index[p].clone().unwrap_or_default()
-            ),
-        }
-    }
-    /// Inline affine syntax, e.g. `%i + symbol(%n) - 1`.
-    fn inline(&self, a: &Aff) -> String {
-        a.render(&|v| self.var(v), DivSyntax::Affine)
-    }
-    /// An explicit map with its operands: `affine_map<(d0)[s0] -> (d0 + s0)>(%i)[%n]`.
-    fn map(&self, affs: &[Aff]) -> (String, String) {
+    /// The variables of `affs`: loop counters as dimensions and parameters as symbols,
+    /// each in `Var` order.
+    fn dims_syms(affs: &[Aff]) -> (Vec<Var>, Vec<Var>) {
         let mut dims = BTreeSet::new();
         let mut syms = BTreeSet::new();
         for a in affs {
@@ -53,52 +116,96 @@ impl Names<'_> {
                 };
             }
         }
-        let dims: Vec<Var> = dims.into_iter().collect();
-        let syms: Vec<Var> = syms.into_iter().collect();
-        let name = |v: Var| {
-            if let Some(i) = dims.iter().position(|d| *d == v) {
-                format!("d{i}")
-            } else {
-                format!("s{}", syms.iter().position(|s| *s == v).unwrap_or(0))
-            }
-        };
-        let results: Vec<String> = affs
-            .iter()
-            .map(|a| a.render(&name, DivSyntax::Affine))
-            .collect();
-        let dn: Vec<String> = (0..dims.len()).map(|i| format!("d{i}")).collect();
-        let sn: Vec<String> = (0..syms.len()).map(|i| format!("s{i}")).collect();
-        let map = format!(
-            "affine_map<({})[{}] -> ({})>",
-            dn.join(", "),
-            sn.join(", "),
-            results.join(", ")
-        );
-        let dops: Vec<String> = dims.iter().map(|v| self.var_value(*v)).collect();
-        let sops: Vec<String> = syms.iter().map(|v| self.var_value(*v)).collect();
-        (map, format!("({})[{}]", dops.join(", "), sops.join(", ")))
+        (dims.into_iter().collect(), syms.into_iter().collect())
     }
-    /// The SSA value of a variable: a loop counter or an integer parameter as `index`.
-    pub fn var_value(&self, v: Var) -> String {
-        match v {
-            Var::Iv(l) => self.ivs[l].clone().unwrap_or_default(),
-            Var::Param(p) => self.param_index[p].clone().unwrap_or_default(),
+    /// An explicit map of `affs` with its operands (a loop's bounds, an `affine.apply`).
+    fn map(&self, ctx: MlirContext, affs: &[Aff]) -> (MlirAttribute, Vec<MlirValue>) {
+        let (dims, syms) = Self::dims_syms(affs);
+        let (mut exprs, operands) = self.exprs_over(ctx, affs, &dims, &syms);
+        let map = unsafe {
+            mlirAffineMapGet(
+                ctx,
+                dims.len() as isize,
+                syms.len() as isize,
+                exprs.len() as isize,
+                exprs.as_mut_ptr(),
+            )
+        };
+        (unsafe { mlirAffineMapAttrGet(map) }, operands)
+    }
+    /// The map of an access's subscripts, its dimensions and symbols numbered in the
+    /// order the subscripts name them, as `affine.load %A[%i + symbol(%n)]` reads.
+    fn access_map(&self, ctx: MlirContext, affs: &[Aff]) -> (MlirAttribute, Vec<MlirValue>) {
+        let mut order = Vec::new();
+        for a in affs {
+            vars_in_order(a, &mut order);
+        }
+        let dims: Vec<Var> = order
+            .iter()
+            .copied()
+            .filter(|v| matches!(v, Var::Iv(_)))
+            .collect();
+        let syms: Vec<Var> = order
+            .iter()
+            .copied()
+            .filter(|v| matches!(v, Var::Param(_)))
+            .collect();
+        let (mut exprs, operands) = self.exprs_over(ctx, affs, &dims, &syms);
+        let map = unsafe {
+            mlirAffineMapGet(
+                ctx,
+                dims.len() as isize,
+                syms.len() as isize,
+                exprs.len() as isize,
+                exprs.as_mut_ptr(),
+            )
+        };
+        (unsafe { mlirAffineMapAttrGet(map) }, operands)
+    }
+    /// The value of a variable: a loop counter or an integer parameter as `index`.
+    pub fn var_value(&self, v: Var) -> MlirValue {
+        let value = match v {
+            Var::Iv(l) => self.ivs[l],
+            Var::Param(p) => self.param_index[p],
+        };
+        value.expect("the frontend's variables are in scope where they are used")
+    }
+}
+
+/// An access's operation and operands: `affine` with a map of its quasi-affine
+/// subscripts, or `memref` with `index` values when a subscript is computed from data
+/// (the form ARCHITECTURE.md gives non-affine subscripts).
+fn access<'o>(
+    b: &mut Body,
+    env: &mut AffineEnv<'_, '_>,
+    acc: &Access,
+    mut op: Op<'o>,
+    affine: &'o str,
+    memref: &'o str,
+) -> Op<'o> {
+    let memref_value = env.n.arrays[acc.array].expect("arrays are defined before their accesses");
+    match acc.affine_idx() {
+        Some(affs) => {
+            let affs: Vec<Aff> = affs.into_iter().cloned().collect();
+            let (map, operands) = env.n.access_map(b.ctx, &affs);
+            op.name = affine;
+            op.operands.push(memref_value);
+            op.operands.extend(operands);
+            op.attr("map", map)
+        }
+        None => {
+            let idx = subscripts(b, env, acc);
+            op.name = memref;
+            op.operands.push(memref_value);
+            op.operands.extend(idx);
+            op
         }
     }
 }
 
-/// The dialect and subscripts of an access: `affine` with inline quasi-affine
-/// subscripts, or `memref` with `index` values when a subscript is computed from data
-/// (the form ARCHITECTURE.md gives non-affine subscripts).
-fn access_indices(
-    b: &mut Body,
-    env: &mut AffineEnv<'_, '_>,
-    acc: &Access,
-) -> (&'static str, Vec<String>) {
-    match acc.affine_idx() {
-        Some(affs) => ("affine", affs.iter().map(|a| env.n.inline(a)).collect()),
-        None => ("memref", subscripts(b, env, acc)),
-    }
+/// The element type of a memref value.
+fn element_type(v: MlirValue) -> MlirType {
+    unsafe { mlirShapedTypeGetElementType(mlirValueGetType(v)) }
 }
 
 struct AffineEnv<'a, 'b> {
@@ -106,235 +213,354 @@ struct AffineEnv<'a, 'b> {
 }
 
 impl ValueEnv for AffineEnv<'_, '_> {
-    fn load(&mut self, b: &mut Body, acc: &Access, _ty: ElemTy) -> String {
-        let (op, idx) = access_indices(b, self, acc);
-        let arr = &self.n.scop.arrays[acc.array];
-        b.op(format!(
-            "{op}.load {}[{}] : {}",
-            self.n.arrays[acc.array],
-            idx.join(", "),
-            arr.memref_type()
-        ))
+    fn load(&mut self, b: &mut Body, acc: &Access, _ty: ElemTy) -> MlirValue {
+        let m = self.n.arrays[acc.array].expect("arrays are defined before their accesses");
+        let op = Op::new("").result(element_type(m));
+        let op = access(b, self, acc, op, "affine.load", "memref.load");
+        b.value(op)
     }
-    fn load_scalar(&mut self, b: &mut Body, s: usize, ty: ElemTy) -> String {
-        b.op(format!(
-            "affine.load {}[] : memref<{}>",
-            self.n.scalars[s],
-            ty.mlir()
-        ))
+    fn load_scalar(&mut self, b: &mut Body, s: usize, _ty: ElemTy) -> MlirValue {
+        let m = self.n.scalars[s].expect("scalars are defined before their accesses");
+        let map = unsafe { mlirAffineMapAttrGet(mlirAffineMapEmptyGet(b.ctx)) };
+        b.value(
+            Op::new("affine.load")
+                .operands(&[m])
+                .result(element_type(m))
+                .attr("map", map),
+        )
     }
-    fn index(&mut self, b: &mut Body, a: &Aff) -> String {
-        let (map, ops) = self.n.map(std::slice::from_ref(a));
-        b.op(format!("affine.apply {map}{ops}"))
+    fn index(&mut self, b: &mut Body, a: &Aff) -> MlirValue {
+        let (map, operands) = self.n.map(b.ctx, std::slice::from_ref(a));
+        let t = b.index_ty();
+        b.value(
+            Op::new("affine.apply")
+                .operands(&operands)
+                .result(t)
+                .attr("map", map),
+        )
     }
-    fn param(&mut self, _b: &mut Body, p: usize) -> String {
-        self.n.param_value(p)
+    fn param(&mut self, _b: &mut Body, p: usize) -> MlirValue {
+        self.n.params[p].expect("parameters are the function's arguments")
     }
 }
 
-/// The function signature shared by the affine and GPU forms.
-pub(crate) fn signature(scop: &Scop) -> Vec<String> {
+/// What each argument of the function is.
+enum ArgOf {
+    Array(usize),
+    Param(usize),
+    Scalar(usize),
+}
+
+/// The function's arguments: what each is, its type and its location (an array's C name,
+/// `loc("A")`, so that the passes can find the arrays a `share` pragma names:
+/// `tessel-promote-shared`).
+fn signature(b: &Body, scop: &Scop) -> Vec<(ArgOf, MlirType, MlirLocation)> {
+    let unknown = unsafe { mlirLocationUnknownGet(b.ctx) };
+    let array = |i: usize| {
+        let arr = &scop.arrays[i];
+        let loc = unsafe { mlirLocationNameGet(b.ctx, string_ref(&arr.name), unknown) };
+        (ArgOf::Array(i), b.ty(&arr.memref_type()), loc)
+    };
     let mut args = Vec::new();
     for a in &scop.args {
         match a {
-            FuncArg::Array(i) => args.push(array_arg(&scop.arrays[*i])),
+            FuncArg::Array(i) | FuncArg::Outer(OuterVar::Array(i)) => args.push(array(*i)),
             FuncArg::Param(p) => {
-                let p = &scop.params[*p];
-                args.push(format!("%{}: {}", ident(&p.name), p.ty.mlir()));
+                let t = b.ty(scop.params[*p].ty.mlir());
+                args.push((ArgOf::Param(*p), t, unknown));
             }
             FuncArg::Unused(..) => {}
             FuncArg::Outer(OuterVar::Scalar(i)) => {
-                let t = scop.scalars[*i].ty.mlir();
-                args.push(format!("{}: memref<{t}>", scalar_value(scop, *i)));
+                let t = b.ty(&format!("memref<{}>", scop.scalars[*i].ty.mlir()));
+                args.push((ArgOf::Scalar(*i), t, unknown));
             }
-            FuncArg::Outer(OuterVar::Array(i)) => args.push(array_arg(&scop.arrays[*i])),
         }
     }
     args
 }
 
-/// An array's argument, named by its C name in its location (`loc("A")`), so that the
-/// passes can find the arrays a `share` pragma names (`tessel-promote-shared`).
-fn array_arg(arr: &Array) -> String {
-    let name = arr.name.replace('\\', "\\\\").replace('"', "\\\"");
-    format!(
-        "%{}: {} loc(\"{name}\")",
-        ident(&arr.name),
-        arr.memref_type()
-    )
-}
-
-/// The SSA name of a loop's counter, `%i.l3`: the `.l` keeps it apart from the fresh
-/// temporaries (`%t.N`) when the C iterator is called `t`.
-pub(crate) fn iv_name(l: &Loop) -> String {
-    format!("%{}.l{}", ident(&l.name), l.id)
-}
-
-/// The `memref<T>` value of scalar `i`: an argument when it is outer, else an alloca.
-pub(crate) fn scalar_value(scop: &Scop, i: usize) -> String {
-    format!("%{}.s{i}", ident(&scop.scalars[i].name))
-}
-
 /// Declarations of file-scope arrays the SCoPs use, as external `memref.global`s.
-pub(crate) fn globals(scops: &[Scop]) -> Vec<String> {
+fn globals(b: &mut Body, scops: &[Scop]) {
     let mut seen = BTreeSet::new();
-    let mut out = Vec::new();
     for s in scops {
         for a in &s.arrays {
             if a.kind == ArrayKind::Global && seen.insert(a.name.clone()) {
-                out.push(format!(
-                    "memref.global @{} : {}",
-                    ident(&a.name),
-                    a.memref_type()
-                ));
+                let name = unsafe { mlirStringAttrGet(b.ctx, string_ref(&ident(&a.name))) };
+                let t = unsafe { mlirTypeAttrGet(b.ty(&a.memref_type())) };
+                b.build(
+                    Op::new("memref.global")
+                        .attr("sym_name", name)
+                        .attr("type", t),
+                );
             }
         }
     }
-    out
+}
+
+/// A `func.func` named `name` with the arguments `args` and an entry block, and a builder
+/// for its body.
+pub(crate) fn function(
+    b: &mut Body,
+    name: &str,
+    private: bool,
+    args: &[(MlirType, MlirLocation)],
+) -> Body {
+    unsafe {
+        let types: Vec<MlirType> = args.iter().map(|a| a.0).collect();
+        let locs: Vec<MlirLocation> = args.iter().map(|a| a.1).collect();
+        let block = mlirBlockCreate(types.len() as isize, types.as_ptr(), locs.as_ptr());
+        let region = mlirRegionCreate();
+        mlirRegionAppendOwnedBlock(region, block);
+        let fty = mlirFunctionTypeGet(
+            b.ctx,
+            types.len() as isize,
+            types.as_ptr(),
+            0,
+            std::ptr::null(),
+        );
+        let mut op = Op::new("func.func")
+            .attr("sym_name", mlirStringAttrGet(b.ctx, string_ref(name)))
+            .attr("function_type", mlirTypeAttrGet(fty))
+            .region(region);
+        if private {
+            op = op.attr(
+                "sym_visibility",
+                mlirStringAttrGet(b.ctx, string_ref("private")),
+            );
+        }
+        b.build(op);
+        Body::new(b.ctx, block)
+    }
 }
 
 /// Opens the function body: index casts of integer parameters and the memrefs of global
-/// and local arrays (`alloc_arrays`: also those declared in the region). Returns the
-/// names.
-pub(crate) fn prologue<'a>(b: &mut Body, scop: &'a Scop, alloc_arrays: bool) -> Names<'a> {
-    let mut param_index = vec![None; scop.params.len()];
+/// and local arrays (also those declared in the region). Returns the values.
+fn prologue<'a>(b: &mut Body, scop: &'a Scop) -> Names<'a> {
+    let mut n = Names {
+        scop,
+        param_index: vec![None; scop.params.len()],
+        params: vec![None; scop.params.len()],
+        ivs: vec![None; scop.num_loops],
+        arrays: vec![None; scop.arrays.len()],
+        scalars: vec![None; scop.scalars.len()],
+    };
+    for (k, (what, _, _)) in signature(b, scop).into_iter().enumerate() {
+        let v = unsafe { mlirBlockGetArgument(b.block, k as isize) };
+        match what {
+            ArgOf::Array(i) => n.arrays[i] = Some(v),
+            ArgOf::Param(p) => n.params[p] = Some(v),
+            ArgOf::Scalar(i) => n.scalars[i] = Some(v),
+        }
+    }
+    let index = b.index_ty();
     for (i, p) in scop.params.iter().enumerate() {
         if !p.ty.is_float() {
-            let v = format!("%{}.idx", ident(&p.name));
-            let conv = if p.ty.is_signed() {
-                "arith.index_cast"
-            } else {
-                "arith.index_castui"
+            let conv = match p.ty.is_signed() {
+                true => "arith.index_cast",
+                false => "arith.index_castui",
             };
-            b.line(format!(
-                "{v} = {conv} %{} : {} to index",
-                ident(&p.name),
-                p.ty.mlir()
-            ));
-            param_index[i] = Some(v);
+            let v = n.params[i].expect("parameters are the function's arguments");
+            n.param_index[i] = Some(b.op(conv, &[v], index));
         }
     }
-    let mut arrays = Vec::new();
-    for a in &scop.arrays {
-        let name = format!("%{}", ident(&a.name));
+    for (i, a) in scop.arrays.iter().enumerate() {
         match a.kind {
             ArrayKind::Param(_) | ArrayKind::Local => {}
-            ArrayKind::Region if !alloc_arrays => {}
             ArrayKind::Region => {
-                let dyns = dynamic_sizes(b, a, &param_index);
-                b.line(format!(
-                    "{name} = memref.alloc({}) : {}",
-                    dyns.join(", "),
-                    a.memref_type()
-                ));
+                let dyns = dynamic_sizes(b, a, &n.param_index);
+                let t = b.ty(&a.memref_type());
+                let seg = b.segments(&[dyns.len() as i32, 0]);
+                n.arrays[i] = Some(
+                    b.value(
+                        Op::new("memref.alloc")
+                            .operands(&dyns)
+                            .result(t)
+                            .attr("operandSegmentSizes", seg),
+                    ),
+                );
             }
             ArrayKind::Global => {
-                b.line(format!(
-                    "{name} = memref.get_global @{} : {}",
-                    ident(&a.name),
-                    a.memref_type()
-                ));
+                let t = b.ty(&a.memref_type());
+                let g = b.symbol(&ident(&a.name));
+                n.arrays[i] = Some(b.value(Op::new("memref.get_global").result(t).attr("name", g)));
             }
         }
-        arrays.push(name);
     }
-    let scalars = (0..scop.scalars.len())
-        .map(|i| scalar_value(scop, i))
-        .collect();
-    Names {
-        scop,
-        param_index,
-        ivs: vec![None; scop.num_loops],
-        arrays,
-        scalars,
-    }
+    n
 }
 
 /// The `index` values of an array's dynamic sizes, from the parameters (sizes affine in
 /// the parameters, as the frontend checks for arrays declared in the region).
-pub(crate) fn dynamic_sizes(
-    b: &mut Body,
-    a: &Array,
-    param_index: &[Option<String>],
-) -> Vec<String> {
+fn dynamic_sizes(b: &mut Body, a: &Array, param_index: &[Option<MlirValue>]) -> Vec<MlirValue> {
     let mut out = Vec::new();
     for d in &a.dims {
         let Dim::Dynamic(aff) = d else { continue };
         let aff = aff.clone().unwrap_or_else(|| Aff::cst(1));
-        let acc = b.aff_value(&aff, "index", &|v| match v {
-            Var::Param(p) => param_index[p].clone().unwrap_or_default(),
-            Var::Iv(_) => String::new(),
+        let v = b.aff_value(&aff, "index", &|v| match v {
+            Var::Param(p) => param_index[p].expect("integer parameters have an index value"),
+            Var::Iv(_) => unreachable!("array sizes depend on parameters only"),
         });
-        out.push(acc);
+        out.push(v);
     }
     out
 }
 
-/// Prints the whole module in affine form. With `entries` (`tesselc -c` and whole
+/// Builds the whole module in affine form. With `entries` (`tesselc -c` and whole
 /// programs), each function is the private `NAME.impl` and a C entry point named `NAME`
-/// plus the suffix calls it ([`super::entry`]).
-pub fn emit_module(scops: &[Scop], entries: Option<&str>) -> String {
-    let mut out = String::from("module {\n");
-    for g in globals(scops) {
-        out += &format!("  {g}\n");
-    }
+/// plus the suffix calls it ([`super::entry`]). An error is a share pragma whose
+/// partition is not an affine extent.
+pub fn emit_module<'c>(
+    session: &'c Session,
+    scops: &[Scop],
+    entries: Option<&str>,
+) -> Result<Module<'c>, Vec<Diagnostic>> {
+    let ctx = session.ctx.to_raw();
+    // SAFETY: the module is created in the session's live context and owned by the
+    // returned `Module`.
+    let module = unsafe { Module::from_raw(mlirModuleCreateEmpty(mlirLocationUnknownGet(ctx))) };
+    let mut b = Body::new(ctx, unsafe { mlirModuleGetBody(module.to_raw()) });
+    globals(&mut b, scops);
     for scop in scops {
-        out += &emit_func(scop, entries.is_some());
+        emit_func(&mut b, scop, entries.is_some())?;
         if let Some(suffix) = entries {
-            out += &super::entry::c_abi_wrapper(scop, suffix);
+            super::entry::c_abi_wrapper(&mut b, scop, suffix);
         }
     }
-    out += "}\n";
-    out
+    Ok(module)
 }
 
-fn emit_func(scop: &Scop, implementation: bool) -> String {
-    let mut b = Body::new(2);
-    let names = prologue(&mut b, scop, true);
-    let mut head = String::from("tpoly.scop");
-    if !scop.hints.is_empty() {
-        let hs: Vec<String> = scop
-            .hints
-            .iter()
-            .map(|h| {
-                let dims: String = h.dims.iter().map(|d| format!("[{d}]")).collect();
+/// The `#tpoly.share` attributes of the scop's share pragma.
+fn share_attrs(b: &Body, scop: &Scop) -> Result<Vec<MlirAttribute>, Vec<Diagnostic>> {
+    let mut out = Vec::new();
+    for h in &scop.hints {
+        let mut extents = Vec::new();
+        for d in &h.dims {
+            extents.push(match d.as_str() {
+                "*" => MlirAffineExpr { ptr: std::ptr::null() },
+                e => extent(b.ctx, e).ok_or_else(|| {
+                    vec![Diagnostic::new(
+                        h.loc.clone(),
+                        format!("share pragma: '{e}' is not an extent of '{}' (a positive divisor is needed)", h.array),
+                    )]
+                })?,
+            });
+        }
+        let a = unsafe {
+            tessel_dialects::tesselTPolyShareAttrGet(
+                b.ctx,
+                string_ref(&h.array),
+                extents.len() as isize,
+                extents.as_ptr(),
+                h.coalesce,
+            )
+        };
+        if a.ptr.is_null() {
+            return Err(vec![Diagnostic::new(
+                h.loc.clone(),
                 format!(
-                    "#tpoly.share<\"{}\"{dims}{}>",
-                    h.array,
-                    if h.coalesce { ", coalesce" } else { "" }
-                )
-            })
-            .collect();
-        head += &format!(" share [{}]", hs.join(", "));
+                    "share pragma: the partition of '{}' is not affine in TBX, TBY and TBZ",
+                    h.array
+                ),
+            )]);
+        }
+        out.push(a);
     }
-    let mut names = names;
-    let mut inner = Body::new(3);
-    // Keep fresh names unique across the prologue and the body.
-    inner.next = b.next;
+    Ok(out)
+}
+
+/// The affine expression of a share partition's extent (the pragma's text without
+/// blanks: integers, TBX, TBY, TBZ, `+ - * /` with C's precedence; `/` is a floor
+/// division), over the symbols TBX, TBY, TBZ; `None` for a division by zero.
+fn extent(ctx: MlirContext, text: &str) -> Option<MlirAffineExpr> {
+    // Split into operands and operators.
+    let mut toks: Vec<String> = Vec::new();
+    for c in text.chars() {
+        match c {
+            '+' | '-' | '*' | '/' => toks.push(c.to_string()),
+            _ => match toks.last_mut() {
+                Some(t) if !matches!(t.as_str(), "+" | "-" | "*" | "/") => t.push(c),
+                _ => toks.push(c.to_string()),
+            },
+        }
+    }
+    let operand = |t: &str| unsafe {
+        Some(match t {
+            "TBX" => mlirAffineSymbolExprGet(ctx, 0),
+            "TBY" => mlirAffineSymbolExprGet(ctx, 1),
+            "TBZ" => mlirAffineSymbolExprGet(ctx, 2),
+            n => mlirAffineConstantExprGet(ctx, n.parse().ok()?),
+        })
+    };
+    let mut sum: Option<MlirAffineExpr> = None;
+    let mut i = 0;
+    let mut minus = false;
+    while i < toks.len() {
+        // A term: operands joined by `*` and `/`.
+        let mut term = operand(&toks[i])?;
+        i += 1;
+        while i + 1 < toks.len() && matches!(toks[i].as_str(), "*" | "/") {
+            let rhs = operand(&toks[i + 1])?;
+            term = unsafe {
+                match toks[i].as_str() {
+                    "*" => mlirAffineMulExprGet(term, rhs),
+                    _ => {
+                        if mlirAffineExprIsAConstant(rhs)
+                            && mlirAffineConstantExprGetValue(rhs) <= 0
+                        {
+                            return None;
+                        }
+                        mlirAffineFloorDivExprGet(term, rhs)
+                    }
+                }
+            };
+            i += 2;
+        }
+        let signed = match minus {
+            true => unsafe { mlirAffineMulExprGet(term, mlirAffineConstantExprGet(ctx, -1)) },
+            false => term,
+        };
+        sum = Some(match sum {
+            None => term,
+            Some(s) => unsafe { mlirAffineAddExprGet(s, signed) },
+        });
+        minus = toks.get(i).map(String::as_str) == Some("-");
+        i += 1;
+    }
+    sum
+}
+
+fn emit_func(b: &mut Body, scop: &Scop, implementation: bool) -> Result<(), Vec<Diagnostic>> {
+    let args: Vec<(MlirType, MlirLocation)> = signature(b, scop)
+        .into_iter()
+        .map(|(_, t, l)| (t, l))
+        .collect();
+    let name = match implementation {
+        true => format!("{}.impl", ident(&scop.name)),
+        false => ident(&scop.name),
+    };
+    let mut f = function(b, &name, implementation, &args);
+    let mut names = prologue(&mut f, scop);
+    let share = share_attrs(&f, scop)?;
+    let (region, mut inner) = f.region(&[]);
     local_scalars(&mut inner, &mut names);
     emit_nodes(&mut inner, &mut names, &scop.body);
-    b.line(format!("{head} {{"));
-    b.out += &inner.out;
-    b.line("}");
+    inner.loc = f.loc;
+    inner.build(Op::new("tpoly.yield"));
+    let mut op = Op::new("tpoly.scop").region(region);
+    if !share.is_empty() {
+        op = op.attr("share", unsafe {
+            mlirArrayAttrGet(f.ctx, share.len() as isize, share.as_ptr())
+        });
+    }
+    f.build(op);
     for (i, a) in scop.arrays.iter().enumerate() {
         if a.kind == ArrayKind::Region {
-            b.line(format!(
-                "memref.dealloc {} : {}",
-                names.arrays[i],
-                a.memref_type()
-            ));
+            let m = names.arrays[i].expect("region arrays are allocated");
+            f.build(Op::new("memref.dealloc").operands(&[m]));
         }
     }
-    b.line("return");
-    let name = match implementation {
-        true => format!("private @\"{}.impl\"", ident(&scop.name)),
-        false => format!("@{}", ident(&scop.name)),
-    };
-    format!(
-        "  func.func {name}({}) {{\n{}  }}\n",
-        signature(scop).join(", "),
-        b.out
-    )
+    f.build(Op::new("func.return"));
+    Ok(())
 }
 
 /// The scalars local to the region, as zero-dimensional `memref.alloca`s at the top of
@@ -348,18 +574,29 @@ fn local_scalars(b: &mut Body, names: &mut Names<'_>) {
         if s.outer && (s.live_out || !s.written) {
             continue;
         }
-        let t = format!("memref<{}>", s.ty.mlir());
-        let local = match s.outer {
-            true => format!("{}.local", names.scalars[i]),
-            false => names.scalars[i].clone(),
-        };
-        b.line(format!("{local} = memref.alloca() : {t}"));
+        let t = b.ty(&format!("memref<{}>", s.ty.mlir()));
+        let seg = b.segments(&[0, 0]);
+        let local = b.value(
+            Op::new("memref.alloca")
+                .result(t)
+                .attr("operandSegmentSizes", seg),
+        );
         if s.outer {
-            let v = b.fresh();
-            b.line(format!("{v} = affine.load {}[] : {t}", names.scalars[i]));
-            b.line(format!("affine.store {v}, {local}[] : {t}"));
+            let arg = names.scalars[i].expect("outer scalars are arguments");
+            let map = unsafe { mlirAffineMapAttrGet(mlirAffineMapEmptyGet(b.ctx)) };
+            let v = b.value(
+                Op::new("affine.load")
+                    .operands(&[arg])
+                    .result(element_type(arg))
+                    .attr("map", map),
+            );
+            b.build(
+                Op::new("affine.store")
+                    .operands(&[v, local])
+                    .attr("map", map),
+            );
         }
-        names.scalars[i] = local;
+        names.scalars[i] = Some(local);
     }
 }
 
@@ -368,69 +605,82 @@ fn emit_nodes(b: &mut Body, n: &mut Names<'_>, nodes: &[Node]) {
         let outer = node.loc().map(|l| b.at(l));
         match node {
             Node::Loop(l) => {
-                let iv = iv_name(l);
-                let (lm, lo) = n.map(&l.lbs);
-                let (um, uo) = n.map(&l.ubs);
-                let lmax = if l.lbs.len() > 1 { "max " } else { "" };
-                let umin = if l.ubs.len() > 1 { "min " } else { "" };
-                let step = if l.step != 1 {
-                    format!(" step {}", l.step)
-                } else {
-                    String::new()
-                };
-                b.line(format!(
-                    "affine.for {iv} = {lmax}{lm}{lo} to {umin}{um}{uo}{step} {{"
-                ));
-                n.ivs[l.id] = Some(iv);
-                b.indent += 1;
-                emit_nodes(b, n, &l.body);
-                b.indent -= 1;
+                let (lm, lo) = n.map(b.ctx, &l.lbs);
+                let (um, uo) = n.map(b.ctx, &l.ubs);
+                let index = b.index_ty();
+                let (region, mut body) = b.region(&[index]);
+                n.ivs[l.id] = Some(unsafe { mlirBlockGetArgument(body.block, 0) });
+                emit_nodes(&mut body, n, &l.body);
                 n.ivs[l.id] = None;
-                b.line("}");
+                body.loc = b.loc;
+                body.build(Op::new("affine.yield"));
+                let step = unsafe { mlirIntegerAttrGet(index, l.step) };
+                let seg = b.segments(&[lo.len() as i32, uo.len() as i32, 0]);
+                b.build(
+                    Op::new("affine.for")
+                        .operands(&lo)
+                        .operands(&uo)
+                        .attr("lowerBoundMap", lm)
+                        .attr("upperBoundMap", um)
+                        .attr("step", step)
+                        .attr("operandSegmentSizes", seg)
+                        .region(region),
+                );
             }
             Node::If { cond, then, els } => {
                 let affs: Vec<Aff> = cond.cons.iter().map(|c| c.0.clone()).collect();
-                let (map, ops) = n.map(&affs);
-                // Turn the map `(..)[..] -> (e0, e1)` into a set `(..)[..] : (e0 >= 0, e1 == 0)`.
-                let head = &map["affine_map<".len()..map.find(" -> ").unwrap_or(0)];
-                let body = &map[map.find(" -> (").map_or(0, |p| p + 5)..map.len() - 2];
-                let parts: Vec<String> = split_top(body)
-                    .into_iter()
-                    .zip(&cond.cons)
-                    .map(|(e, (_, eq))| format!("{e} {} 0", if *eq { "==" } else { ">=" }))
-                    .collect();
-                b.line(format!(
-                    "affine.if affine_set<{head} : ({})>{ops} {{",
-                    parts.join(", ")
-                ));
-                if_regions(b, n, then, els, |n, b, nodes| emit_nodes(b, n, nodes));
+                let (dims, syms) = Names::dims_syms(&affs);
+                let (exprs, operands) = n.exprs_over(b.ctx, &affs, &dims, &syms);
+                let eqs: Vec<bool> = cond.cons.iter().map(|c| c.1).collect();
+                let set = unsafe {
+                    mlirIntegerSetAttrGet(mlirIntegerSetGet(
+                        b.ctx,
+                        dims.len() as isize,
+                        syms.len() as isize,
+                        exprs.len() as isize,
+                        exprs.as_ptr(),
+                        eqs.as_ptr(),
+                    ))
+                };
+                let [t, e] = if_regions(b, n, then, els, "affine.yield", |n, b, nodes| {
+                    emit_nodes(b, n, nodes)
+                });
+                b.build(
+                    Op::new("affine.if")
+                        .operands(&operands)
+                        .attr("condition", set)
+                        .region(t)
+                        .region(e),
+                );
             }
             Node::DataIf {
                 cond, then, els, ..
             } => {
                 let c = emit_expr(b, &mut AffineEnv { n }, cond);
-                b.line(format!("scf.if {c} {{"));
-                if_regions(b, n, then, els, |n, b, nodes| emit_nodes(b, n, nodes));
+                let [t, e] = if_regions(b, n, then, els, "scf.yield", |n, b, nodes| {
+                    emit_nodes(b, n, nodes)
+                });
+                b.build(Op::new("scf.if").operands(&[c]).region(t).region(e));
             }
             Node::Stmt(s) => {
                 let v = emit_expr(b, &mut AffineEnv { n }, &s.value);
                 match &s.target {
                     Target::Array(acc) => {
-                        let (op, idx) = access_indices(b, &mut AffineEnv { n }, acc);
-                        let arr = &n.scop.arrays[acc.array];
-                        b.line(format!(
-                            "{op}.store {v}, {}[{}] : {}",
-                            n.arrays[acc.array],
-                            idx.join(", "),
-                            arr.memref_type()
-                        ));
+                        let op = Op::new("").operands(&[v]);
+                        let op = access(
+                            b,
+                            &mut AffineEnv { n },
+                            acc,
+                            op,
+                            "affine.store",
+                            "memref.store",
+                        );
+                        b.build(op);
                     }
                     Target::Scalar(sc) => {
-                        let ty = n.scop.scalars[*sc].ty.mlir();
-                        b.line(format!(
-                            "affine.store {v}, {}[] : memref<{ty}>",
-                            n.scalars[*sc]
-                        ));
+                        let m = n.scalars[*sc].expect("scalars are defined before their accesses");
+                        let map = unsafe { mlirAffineMapAttrGet(mlirAffineMapEmptyGet(b.ctx)) };
+                        b.build(Op::new("affine.store").operands(&[v, m]).attr("map", map));
                     }
                 }
             }
@@ -439,28 +689,4 @@ fn emit_nodes(b: &mut Body, n: &mut Names<'_>, nodes: &[Node]) {
             b.loc = o;
         }
     }
-}
-
-/// Splits a comma-separated list at the top level (outside parentheses).
-fn split_top(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut depth = 0;
-    let mut cur = String::new();
-    for c in s.chars() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(cur.trim().to_string());
-                cur.clear();
-                continue;
-            }
-            _ => {}
-        }
-        cur.push(c);
-    }
-    if !cur.trim().is_empty() {
-        out.push(cur.trim().to_string());
-    }
-    out
 }

@@ -340,6 +340,7 @@ fn parse_args(session: &Session) -> Result<Opts, (String, u8)> {
         print: tessel::mlir::PrintOptions {
             generic: set("mlir-print-op-generic"),
             debug_info: set("mlir-print-debuginfo"),
+            local_scope: false,
         },
         timing: set("mlir-timing"),
         dump_pipeline: set("dump-pass-pipeline"),
