@@ -550,7 +550,18 @@ impl Expr {
         }
         match self {
             Expr::Int(v, _) if !to.is_float() && to != ElemTy::Bool => Expr::Int(wrap(v, to), to),
-            Expr::Int(v, _) if to.is_float() => Expr::Float(v as f64, to),
+            // C rounds the integer to the float type once (an unsigned 64-bit value by its
+            // unsigned value); a float constant holds its value in its own precision.
+            Expr::Int(v, from) if to.is_float() => Expr::Float(
+                match (from == ElemTy::U64, to == ElemTy::F32) {
+                    (true, true) => v as u64 as f32 as f64,
+                    (true, false) => v as u64 as f64,
+                    (false, true) => v as f32 as f64,
+                    (false, false) => v as f64,
+                },
+                to,
+            ),
+            Expr::Float(v, _) if to == ElemTy::F32 => Expr::Float(v as f32 as f64, to),
             Expr::Float(v, _) if to.is_float() => Expr::Float(v, to),
             e => Expr::Cast(Box::new(e), to),
         }
