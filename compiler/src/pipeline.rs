@@ -307,18 +307,27 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
     let mut m = affine::emit_module(&session, &scops, entries)
         .map_err(|ds| Failure(ds.into_iter().map(|d| d.to_string()).collect()))?;
     mlir::inherit_locations(&m, "affine");
-    // Diagnostics point at the C source; the module's text is shown for internal errors.
+    // The module was built, not parsed: a verifier's diagnostic points at the C source.
     let text = String::new();
-    session.verify(&m).map_err(|d| {
-        let printed = mlir::print_module_with(
+    session.verify(&m).map_err(|ds| {
+        let mut f = Failure(
+            ds.into_iter()
+                .map(|d| {
+                    format!(
+                        "error: internal compiler error in the affine form: {}:{}:{}: {}",
+                        opts.input, d.line, d.col, d.message
+                    )
+                })
+                .collect(),
+        );
+        f.0.push(mlir::print_module_with(
             &m,
             mlir::PrintOptions {
                 generic: true,
+                debug_info: true,
                 ..Default::default()
             },
-        );
-        let mut f = internal("affine form", &text, d);
-        f.0.push(printed);
+        ));
         f
     })?;
     if let Some(passes) = &opts.passes {

@@ -434,15 +434,31 @@ fn share_attrs(b: &Body, scop: &Scop) -> Result<Vec<MlirAttribute>, Vec<Diagnost
     let mut out = Vec::new();
     for h in &scop.hints {
         let mut extents = Vec::new();
-        for d in &h.dims {
+        for (k, d) in h.dims.iter().enumerate() {
+            let refuse = |why: String| vec![Diagnostic::new(h.loc.clone(), why)];
             extents.push(match d.as_str() {
-                "*" => MlirAffineExpr { ptr: std::ptr::null() },
-                e => extent(b.ctx, e).ok_or_else(|| {
-                    vec![Diagnostic::new(
-                        h.loc.clone(),
-                        format!("share pragma: '{e}' is not an extent of '{}' (a positive divisor is needed)", h.array),
-                    )]
-                })?,
+                "*" => MlirAffineExpr {
+                    ptr: std::ptr::null(),
+                },
+                e => {
+                    let x = extent(b.ctx, e).ok_or_else(|| {
+                        refuse(format!(
+                            "share pragma: '{e}' is not an extent of '{}' (integers, TBX, TBY and TBZ with +, -, * and / by a positive divisor)",
+                            h.array
+                        ))
+                    })?;
+                    // SAFETY: `x` is a live expression of the context.
+                    let constant = unsafe {
+                        mlirAffineExprIsAConstant(x).then(|| mlirAffineConstantExprGetValue(x))
+                    };
+                    if let Some(v) = constant.filter(|v| *v <= 0) {
+                        return Err(refuse(format!(
+                            "share pragma: extent {k} of '{}' is {v}; constant extents must be positive",
+                            h.array
+                        )));
+                    }
+                    x
+                }
             });
         }
         let a = unsafe {
@@ -523,7 +539,12 @@ fn extent(ctx: MlirContext, text: &str) -> Option<MlirAffineExpr> {
             None => term,
             Some(s) => unsafe { mlirAffineAddExprGet(s, signed) },
         });
-        minus = toks.get(i).map(String::as_str) == Some("-");
+        // Then the end, or `+` or `-` before another term.
+        match toks.get(i).map(String::as_str) {
+            None => break,
+            Some(op @ ("+" | "-")) if i + 1 < toks.len() => minus = op == "-",
+            _ => return None,
+        }
         i += 1;
     }
     sum
@@ -688,5 +709,37 @@ fn emit_nodes(b: &mut Body, n: &mut Names<'_>, nodes: &[Node]) {
         if let Some(o) = outer {
             b.loc = o;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::extent;
+    use crate::mlir::{print_attr, Session};
+    use mlir_sys::*;
+
+    /// `extent`'s expression over TBX, TBY, TBZ (s0, s1, s2) as MLIR prints it.
+    fn printed(s: &Session, text: &str) -> Option<String> {
+        let ctx = s.ctx.to_raw();
+        let mut e = extent(ctx, text)?;
+        // SAFETY: the expression and the map live in the session's context.
+        Some(unsafe { print_attr(mlirAffineMapAttrGet(mlirAffineMapGet(ctx, 0, 3, 1, &mut e))) })
+    }
+
+    #[test]
+    fn share_extents_parse_as_the_attribute_parser_does() {
+        let s = Session::new();
+        let map = |e: &str| Some(format!("affine_map<()[s0, s1, s2] -> ({e})>"));
+        assert_eq!(printed(&s, "TBX"), map("s0"));
+        assert_eq!(printed(&s, "2*TBX-1"), map("s0 * 2 - 1"));
+        assert_eq!(printed(&s, "TBY+2"), map("s1 + 2"));
+        assert_eq!(printed(&s, "TBX/2*3"), map("(s0 floordiv 2) * 3"));
+        assert_eq!(printed(&s, "TBX-TBY-1"), map("s0 - s1 - 1"));
+        assert_eq!(printed(&s, "32"), map("32"));
+        // Malformed texts and divisions by zero are refused, not truncated.
+        assert_eq!(printed(&s, "TBX/0"), None);
+        assert_eq!(printed(&s, "TBX*"), None);
+        assert_eq!(printed(&s, "TBX-"), None);
+        assert_eq!(printed(&s, "TBW"), None);
     }
 }

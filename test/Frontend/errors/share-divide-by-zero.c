@@ -2,7 +2,7 @@
 // RUN: rm -f %t.out
 // RUN: not tesselc %s --emit=mlir -o %t.out 2>&1 | FileCheck %s
 // RUN: test ! -e %t.out
-// CHECK: share-divide-by-zero.c:8:22: error: share pragma: 'TBX/0' is not an extent of 'A' (a positive divisor is needed)
+// CHECK: share-divide-by-zero.c:8:22: error: share pragma: 'TBX/0' is not an extent of 'A' (integers, TBX, TBY and TBZ with +, -, * and / by a positive divisor)
 // CHECK-NEXT: #pragma tessel share(A[TBY][TBX/0])
 // CHECK-NEXT: {{^ *\^$}}
 #pragma tessel share(A[TBY][TBX/0])
