@@ -121,17 +121,7 @@ impl Names<'_> {
     /// An explicit map of `affs` with its operands (a loop's bounds, an `affine.apply`).
     fn map(&self, ctx: MlirContext, affs: &[Aff]) -> (MlirAttribute, Vec<MlirValue>) {
         let (dims, syms) = Self::dims_syms(affs);
-        let (mut exprs, operands) = self.exprs_over(ctx, affs, &dims, &syms);
-        let map = unsafe {
-            mlirAffineMapGet(
-                ctx,
-                dims.len() as isize,
-                syms.len() as isize,
-                exprs.len() as isize,
-                exprs.as_mut_ptr(),
-            )
-        };
-        (unsafe { mlirAffineMapAttrGet(map) }, operands)
+        self.map_over(ctx, affs, &dims, &syms)
     }
     /// The map of an access's subscripts, its dimensions and symbols numbered in the
     /// order the subscripts name them, as `affine.load %A[%i + symbol(%n)]` reads.
@@ -140,17 +130,20 @@ impl Names<'_> {
         for a in affs {
             vars_in_order(a, &mut order);
         }
-        let dims: Vec<Var> = order
-            .iter()
-            .copied()
-            .filter(|v| matches!(v, Var::Iv(_)))
-            .collect();
-        let syms: Vec<Var> = order
-            .iter()
-            .copied()
-            .filter(|v| matches!(v, Var::Param(_)))
-            .collect();
-        let (mut exprs, operands) = self.exprs_over(ctx, affs, &dims, &syms);
+        let (dims, syms): (Vec<Var>, Vec<Var>) =
+            order.into_iter().partition(|v| matches!(v, Var::Iv(_)));
+        self.map_over(ctx, affs, &dims, &syms)
+    }
+    /// The map of `affs` over `dims` and `syms`, with its operands.
+    fn map_over(
+        &self,
+        ctx: MlirContext,
+        affs: &[Aff],
+        dims: &[Var],
+        syms: &[Var],
+    ) -> (MlirAttribute, Vec<MlirValue>) {
+        let (mut exprs, operands) = self.exprs_over(ctx, affs, dims, syms);
+        // SAFETY: the expressions live in `ctx`, which uniques the map.
         let map = unsafe {
             mlirAffineMapGet(
                 ctx,

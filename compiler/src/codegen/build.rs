@@ -4,8 +4,8 @@
 //! ([`super::affine`]) and the C entry points ([`super::entry`]) share.
 //!
 //! Operations are created generically (name, operands, result types, attributes,
-//! regions), as MLIR's own builders do; attributes and affine maps are built from their
-//! parts, never parsed. Every operation takes the C location current when it is built
+//! regions), as MLIR's own builders do; attributes, affine maps and integer sets are built
+//! from their parts (types from their spelling, `memref<?x80xf64>`). Every operation takes the C location current when it is built
 //! (`loc("gemm.c":12:7)`), or an unknown location where no C construct stands behind it
 //! (the function's prologue), which [`crate::mlir::inherit_locations`] then fills in.
 
@@ -52,6 +52,7 @@ impl<'a> Op<'a> {
         self.attrs.push((name, a));
         self
     }
+    /// A region the operation takes over: `r`'s handle is dead once the op is built.
     pub fn region(mut self, r: MlirRegion) -> Self {
         self.regions.push(r);
         self
