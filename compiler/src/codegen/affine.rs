@@ -214,7 +214,7 @@ impl ValueEnv for AffineEnv<'_, '_> {
     }
     fn load_scalar(&mut self, b: &mut Body, s: usize, _ty: ElemTy) -> MlirValue {
         let m = self.n.scalars[s].expect("scalars are defined before their accesses");
-        let map = unsafe { mlirAffineMapAttrGet(mlirAffineMapEmptyGet(b.ctx)) };
+        let map = b.empty_map();
         b.value(
             Op::new("affine.load")
                 .operands(&[m])
@@ -362,15 +362,7 @@ fn prologue<'a>(b: &mut Body, scop: &'a Scop) -> Names<'a> {
             ArrayKind::Region => {
                 let dyns = dynamic_sizes(b, a, &n.param_index);
                 let t = b.ty(&a.memref_type());
-                let seg = b.segments(&[dyns.len() as i32, 0]);
-                n.arrays[i] = Some(
-                    b.value(
-                        Op::new("memref.alloc")
-                            .operands(&dyns)
-                            .result(t)
-                            .attr("operandSegmentSizes", seg),
-                    ),
-                );
+                n.arrays[i] = Some(b.alloc("memref.alloc", t, &dyns));
             }
             ArrayKind::Global => {
                 let t = b.ty(&a.memref_type());
@@ -589,15 +581,10 @@ fn local_scalars(b: &mut Body, names: &mut Names<'_>) {
             continue;
         }
         let t = b.ty(&format!("memref<{}>", s.ty.mlir()));
-        let seg = b.segments(&[0, 0]);
-        let local = b.value(
-            Op::new("memref.alloca")
-                .result(t)
-                .attr("operandSegmentSizes", seg),
-        );
+        let local = b.alloc("memref.alloca", t, &[]);
         if s.outer {
             let arg = names.scalars[i].expect("outer scalars are arguments");
-            let map = unsafe { mlirAffineMapAttrGet(mlirAffineMapEmptyGet(b.ctx)) };
+            let map = b.empty_map();
             let v = b.value(
                 Op::new("affine.load")
                     .operands(&[arg])
@@ -693,7 +680,7 @@ fn emit_nodes(b: &mut Body, n: &mut Names<'_>, nodes: &[Node]) {
                     }
                     Target::Scalar(sc) => {
                         let m = n.scalars[*sc].expect("scalars are defined before their accesses");
-                        let map = unsafe { mlirAffineMapAttrGet(mlirAffineMapEmptyGet(b.ctx)) };
+                        let map = b.empty_map();
                         b.build(Op::new("affine.store").operands(&[v, m]).attr("map", map));
                     }
                 }

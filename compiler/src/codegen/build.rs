@@ -142,8 +142,20 @@ impl Body {
         let a = unsafe { mlirIntegerAttrGet(t, v) };
         self.value(Op::new("arith.constant").result(t).attr("value", a))
     }
-    pub fn index(&mut self, v: i64) -> MlirValue {
-        self.int(v, "index")
+    /// A `memref.alloc` (`name` = `memref.alloca`: on the stack) of type `t` with the
+    /// dynamic sizes `dyns`.
+    pub fn alloc(&mut self, name: &str, t: MlirType, dyns: &[MlirValue]) -> MlirValue {
+        let seg = self.segments(&[dyns.len() as i32, 0]);
+        self.value(
+            Op::new(name)
+                .operands(dyns)
+                .result(t)
+                .attr("operandSegmentSizes", seg),
+        )
+    }
+    /// The map of a zero-dimensional access (`affine.load %s[]`).
+    pub fn empty_map(&self) -> MlirAttribute {
+        unsafe { mlirAffineMapAttrGet(mlirAffineMapEmptyGet(self.ctx)) }
     }
 
     /// A one-result operation on `operands` whose result has type `ty`.

@@ -92,13 +92,7 @@ pub(crate) fn c_abi_wrapper(module: &mut Body, scop: &Scop, suffix: &str) {
                             dyns.push(b.op("arith.index_cast", &[*sz], index));
                         }
                     }
-                    let seg = b.segments(&[dyns.len() as i32, 0]);
-                    let m = b.value(
-                        Op::new("memref.alloc")
-                            .operands(&dyns)
-                            .result(t)
-                            .attr("operandSegmentSizes", seg),
-                    );
+                    let m = b.alloc("memref.alloc", t, &dyns);
                     after_call.push(m);
                     m
                 };
@@ -115,12 +109,7 @@ pub(crate) fn c_abi_wrapper(module: &mut Body, scop: &Scop, suffix: &str) {
                     k += 1;
                     descriptor(&mut b, arg(k - 1), t, &[])
                 } else {
-                    let seg = b.segments(&[0, 0]);
-                    b.value(
-                        Op::new("memref.alloca")
-                            .result(t)
-                            .attr("operandSegmentSizes", seg),
-                    )
+                    b.alloc("memref.alloca", t, &[])
                 };
                 call_args.push(m);
             }
