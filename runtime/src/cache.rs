@@ -91,20 +91,31 @@ impl SectorCache {
         }
         let now = self.clock << 8;
         let ways = &mut self.lines[set * self.ways..(set + 1) * self.ways];
-        if let Some(w) = ways.iter_mut().find(|w| w[0] == tag) {
-            let hit = w[1] & bit != 0;
-            let mut masks = w[1] & 0xff;
-            if !write || allocate_on_write {
-                masks |= bit;
+        // One pass finds the line, or else the victim: an empty way first (key 0), else
+        // the least recently used (last uses are distinct and at least 1).
+        let mut victim = 0;
+        let mut oldest = u64::MAX;
+        for (i, w) in ways.iter_mut().enumerate() {
+            if w[0] == tag {
+                let hit = w[1] & bit != 0;
+                let mut masks = w[1] & 0xff;
+                if !write || allocate_on_write {
+                    masks |= bit;
+                }
+                if write && allocate_on_write {
+                    masks |= bit << 4;
+                }
+                w[1] = now | masks;
+                return Outcome {
+                    hit,
+                    written_back: 0,
+                };
             }
-            if write && allocate_on_write {
-                masks |= bit << 4;
+            let key = if w[0] == 0 { 0 } else { w[1] >> 8 };
+            if key < oldest {
+                oldest = key;
+                victim = i;
             }
-            w[1] = now | masks;
-            return Outcome {
-                hit,
-                written_back: 0,
-            };
         }
         if write && !allocate_on_write {
             return Outcome {
@@ -112,11 +123,7 @@ impl SectorCache {
                 written_back: 0,
             };
         }
-        // An empty way first, else the least recently used.
-        let victim = ways
-            .iter_mut()
-            .min_by_key(|w| (w[0] != 0, w[1] >> 8))
-            .expect("a set has at least one way");
+        let victim = &mut ways[victim];
         let written_back = ((victim[1] >> 4) & 0xf).count_ones() as u64;
         *victim = [tag, now | bit | if write { bit << 4 } else { 0 }];
         Outcome {
@@ -267,24 +274,30 @@ impl Hierarchy {
         }
     }
 
-    /// Cold caches of this shape for a new launch: `self` emptied when it has the
-    /// shape (cheap: only the sets the last launch used), else new ones.
+    /// Cold caches of this shape for a new launch, reusing what `old` has of it (cheap:
+    /// emptying a cache clears only the sets the last launch used). The L2 is kept
+    /// whenever its size is the same, since launches that differ in shared memory differ
+    /// only in their L1s.
     pub fn cold(old: Option<Hierarchy>, sms: u32, l1_bytes: u64, l2_bytes: u64) -> Hierarchy {
-        match old {
-            Some(mut h) if h.shape == (sms, l1_bytes, l2_bytes) => {
-                h.l1.iter_mut().flatten().for_each(SectorCache::reset);
-                if let Some(l2) = &mut h.l2 {
-                    l2.reset();
-                }
-                h.c = CacheCounters {
-                    l1_modelled: h.c.l1_modelled,
-                    l2_modelled: h.c.l2_modelled,
-                    ..Default::default()
-                };
-                h
-            }
-            _ => Hierarchy::new(sms, l1_bytes, l2_bytes),
+        let Some(mut h) = old.filter(|h| h.shape.2 == l2_bytes) else {
+            return Hierarchy::new(sms, l1_bytes, l2_bytes);
+        };
+        if (h.shape.0, h.shape.1) == (sms, l1_bytes) {
+            h.l1.iter_mut().flatten().for_each(SectorCache::reset);
+        } else {
+            let fresh = Hierarchy::new(sms, l1_bytes, 0);
+            (h.l1, h.l1_bytes, h.c.l1_modelled) = (fresh.l1, fresh.l1_bytes, fresh.c.l1_modelled);
+            h.shape = (sms, l1_bytes, l2_bytes);
         }
+        if let Some(l2) = &mut h.l2 {
+            l2.reset();
+        }
+        h.c = CacheCounters {
+            l1_modelled: h.c.l1_modelled,
+            l2_modelled: h.c.l2_modelled,
+            ..Default::default()
+        };
+        h
     }
 
     /// Ends the launch: dirty sectors still in L2 are charged as DRAM writes.
@@ -486,7 +499,15 @@ mod tests {
         assert_eq!((c.l1_sectors, c.l1_hits), (4, 0));
         // Emptied for the next launch: the same requests give the same counts.
         let cold = Hierarchy::cold(Some(h), 1, 128, 1 << 20);
-        assert_eq!(two_blocks_reading_twice(Waves::new(cold, 1, 2, 2)).0, c);
+        let (again, h) = two_blocks_reading_twice(Waves::new(cold, 1, 2, 2));
+        assert_eq!(again, c);
+        // Another L1 size (another launch's shared memory): the L2 kept, emptied, and
+        // the counts those of new caches.
+        let cold = Hierarchy::cold(Some(h), 1, 256, 1 << 20);
+        let fresh = Hierarchy::new(1, 256, 1 << 20);
+        let (c, _) = two_blocks_reading_twice(Waves::new(cold, 1, 2, 2));
+        assert_eq!(c, two_blocks_reading_twice(Waves::new(fresh, 1, 2, 2)).0);
+        assert_eq!((c.l1_sectors, c.l1_hits, c.l2_hits), (4, 2, 0));
     }
 
     #[test]
