@@ -25,6 +25,9 @@
 
 /// Sectors per 128-byte line.
 const SECTORS: u64 = 4;
+/// Ways per set of an L1 and of the L2.
+const L1_WAYS: usize = 4;
+const L2_WAYS: usize = 16;
 
 /// One set-associative sector cache. Each way is two words, side by side for the ways
 /// of a set: the tag (line address (byte address / 128) + 1; 0 for an empty way), then
@@ -64,6 +67,11 @@ impl SectorCache {
             touched: Vec::new(),
             is_touched: vec![false; sets as usize],
         }
+    }
+
+    /// An SM's L1 of `bytes`.
+    pub fn l1(bytes: u64) -> SectorCache {
+        SectorCache::new(bytes, L1_WAYS)
     }
 
     /// Empties the cache.
@@ -220,7 +228,7 @@ impl Hierarchy {
             },
             l1,
             l1_bytes,
-            l2: (l2_bytes > 0).then(|| SectorCache::new(l2_bytes, 16)),
+            l2: (l2_bytes > 0).then(|| SectorCache::new(l2_bytes, L2_WAYS)),
         }
     }
 
@@ -241,18 +249,16 @@ impl Hierarchy {
             rest.extend_from_slice(sectors);
             return;
         };
-        let l1 = l1.get_or_insert_with(|| SectorCache::new(l1_bytes, 4));
-        for &s in sectors {
-            let o = l1.access(s, write, false);
-            if !write {
-                self.c.l1_sectors += 1;
-                if o.hit {
-                    self.c.l1_hits += 1;
-                    continue;
-                }
-            }
-            rest.push(s);
-        }
+        let l1 = l1.get_or_insert_with(|| SectorCache::l1(l1_bytes));
+        l1_lookup(l1, &mut self.c, sectors, write, rest);
+    }
+
+    /// The L1 of each block's SM when the L1 caches loads and every block of the launch
+    /// has an SM to itself (no more blocks than SMs): each L1 then sees one block's
+    /// requests, from cold, so a block may look its requests up in an L1 of its own as
+    /// it runs, on whichever thread runs it ([`BlockTrace::request_through`]).
+    pub fn private_l1(&self, blocks: u64) -> Option<u64> {
+        (self.c.l1_modelled && blocks <= self.shape.0 as u64).then_some(self.l1_bytes)
     }
 
     /// The L2 part of a request (or DRAM, without an L2).
@@ -309,6 +315,29 @@ impl Hierarchy {
     }
 }
 
+/// Looks a request's sectors up in `l1`, counting its load sectors in `c`; appends to
+/// `rest` the sectors that go on to L2 (the loads L1 missed; every store, written
+/// through).
+fn l1_lookup(
+    l1: &mut SectorCache,
+    c: &mut CacheCounters,
+    sectors: &[u64],
+    write: bool,
+    rest: &mut Vec<u64>,
+) {
+    for &s in sectors {
+        let o = l1.access(s, write, false);
+        if !write {
+            c.l1_sectors += 1;
+            if o.hit {
+                c.l1_hits += 1;
+                continue;
+            }
+        }
+        rest.push(s);
+    }
+}
+
 /// Sectors of global requests kept before they are replayed (64 MiB of trace): a wave
 /// whose requests exceed it is replayed in parts, each interleaved on its own.
 const TRACE_BUDGET: usize = 1 << 23;
@@ -321,12 +350,24 @@ pub struct BlockTrace {
     sectors: Vec<u64>,
     /// End of each request in `sectors`, and whether it is a store.
     ends: Vec<(u32, bool)>,
+    /// The requests went through the block's own L1 ([`BlockTrace::request_through`]):
+    /// these are what it passed on, and its counts.
+    through_l1: Option<CacheCounters>,
 }
 
 impl BlockTrace {
     /// A request's distinct sectors.
     pub fn request(&mut self, sectors: &[u64], write: bool) {
         self.sectors.extend_from_slice(sectors);
+        self.ends.push((self.sectors.len() as u32, write));
+    }
+
+    /// A request's distinct sectors, looked up first in `l1`, the L1 of the SM the block
+    /// has to itself ([`Hierarchy::private_l1`]; emptied when the block began): only
+    /// what it passes on to L2 is kept.
+    pub fn request_through(&mut self, l1: &mut SectorCache, sectors: &[u64], write: bool) {
+        let c = self.through_l1.get_or_insert_with(CacheCounters::default);
+        l1_lookup(l1, c, sectors, write, &mut self.sectors);
         self.ends.push((self.sectors.len() as u32, write));
     }
 
@@ -383,13 +424,17 @@ impl Waves {
     /// The requests of the block with linear index `block`; blocks come in order.
     pub fn add(&mut self, block: u64, mut t: BlockTrace) {
         t.sm = ((block % self.wave) % self.sms) as usize;
-        if self.eager_l1 {
+        if let Some(c) = t.through_l1.take() {
+            self.h.c.l1_sectors += c.l1_sectors;
+            self.h.c.l1_hits += c.l1_hits;
+        } else if self.eager_l1 {
             // Keep what L1 passes on (a subsequence of each request), and reuse the
             // memory of the whole trace at once.
             let mut kept = BlockTrace {
                 sm: t.sm,
                 sectors: Vec::new(),
                 ends: Vec::with_capacity(t.ends.len()),
+                through_l1: None,
             };
             let mut start = 0;
             for &(end, write) in &t.ends {
@@ -513,27 +558,45 @@ mod tests {
     #[test]
     fn looking_up_l1_as_blocks_run_counts_the_same() {
         // Four blocks on four SMs (each alone on its SM): pseudo-random loads and
-        // stores over 64 lines, with L1 looked up as the blocks run or at the replay.
-        let run = |eager: bool| {
-            let mut w = Waves::new(Hierarchy::new(4, 512, 2048), 4, 2, 4);
+        // stores over 64 lines, with L1 looked up at the replay, as each block comes in,
+        // or by each block in an L1 of its own as it runs.
+        #[derive(Clone, Copy, PartialEq)]
+        enum L1 {
+            AtReplay,
+            AsBlocksComeIn,
+            OwnedByTheBlock,
+        }
+        let run = |mode: L1| {
+            let h = Hierarchy::new(4, 512, 2048);
+            assert_eq!(h.private_l1(4), Some(512));
+            assert_eq!(h.private_l1(5), None);
+            let mut w = Waves::new(h, 4, 2, 4);
             assert!(w.eager_l1);
-            w.eager_l1 = eager;
+            w.eager_l1 = mode != L1::AtReplay;
+            let mut own = SectorCache::l1(512);
             let mut x: u64 = 12345;
             for b in 0..4 {
                 let mut t = BlockTrace::default();
+                own.reset();
                 for _ in 0..200 {
                     x = x
                         .wrapping_mul(6364136223846793005)
                         .wrapping_add(1442695040888963407);
                     let s = (x >> 33) % 256;
-                    t.request(&[s, s + 1], (x >> 20).is_multiple_of(4));
+                    let write = (x >> 20).is_multiple_of(4);
+                    if mode == L1::OwnedByTheBlock {
+                        t.request_through(&mut own, &[s, s + 1], write);
+                    } else {
+                        t.request(&[s, s + 1], write);
+                    }
                 }
                 w.add(b, t);
             }
             w.finish().0
         };
-        let (a, b) = (run(true), run(false));
-        assert_eq!(a, b);
+        let a = run(L1::AtReplay);
+        assert_eq!(run(L1::AsBlocksComeIn), a);
+        assert_eq!(run(L1::OwnedByTheBlock), a);
         assert!(a.l1_hits > 0 && a.l2_hits > 0 && a.dram_read_bytes > 0);
     }
 

@@ -28,7 +28,7 @@
 
 use crate::api::Device;
 use crate::bytecode::*;
-use crate::cache::{BlockTrace, CacheCounters, Hierarchy, Waves};
+use crate::cache::{BlockTrace, CacheCounters, Hierarchy, SectorCache, Waves};
 use crate::gpus::{self, Gpu};
 use crate::parallel::{self, zeroed_vec, Owners, Snapshot, Zeroable};
 use crate::profile::{Counters, Launch};
@@ -329,6 +329,7 @@ impl Sim {
                 .l1_bytes(plan.shared_bytes, plan.blocks_per_sm as u64),
             self.gpu.l2_kib * 1024,
         );
+        let private_l1 = caches.private_l1(blocks);
         let mut waves = Waves::new(caches, self.gpu.sms, plan.blocks_per_sm, blocks);
         let shadows: Vec<_> = (0..threads).map(|w| self.take_shadows(w, plan)).collect();
         let granules = plan.granules();
@@ -344,7 +345,11 @@ impl Sim {
         let gpu = self.gpu;
         let ctxs: Vec<Ctx> = shadows
             .into_iter()
-            .map(|sh| Ctx::new(plan, gpu, sh, owners.as_ref(), launch_start))
+            .map(|sh| {
+                let mut ctx = Ctx::new(plan, gpu, sh, owners.as_ref(), launch_start);
+                ctx.l1 = private_l1.map(SectorCache::l1);
+                ctx
+            })
             .collect();
         let (result, done) = if threads == 1 {
             let mut ctx = ctxs.into_iter().next().expect("one thread");
@@ -445,6 +450,8 @@ struct Warp {
     state: [Lane; WARP],
     tid: [[u64; 3]; WARP],
     private: Vec<u8>,
+    /// Scratch for a branch's parallel copies ([`parallel_moves`]).
+    tmp: Vec<u64>,
 }
 
 /// What the blocks of one launch share, read only.
@@ -507,6 +514,9 @@ struct Ctx<'a> {
     c: Counters,
     /// The global requests of the block running now, for the caches.
     trace: BlockTrace,
+    /// The L1 of the block's SM when every block has an SM to itself
+    /// ([`Hierarchy::private_l1`]): looked up as the block runs.
+    l1: Option<SectorCache>,
 }
 
 struct Fault {
@@ -938,6 +948,7 @@ impl<'a> Ctx<'a> {
                     state: [Lane::Exited; WARP],
                     tid: [[0; 3]; WARP],
                     private: vec![0; k.private_bytes as usize * WARP],
+                    tmp: Vec::new(),
                 })
                 .collect(),
             shared: vec![0u8; plan.shared_bytes as usize],
@@ -956,6 +967,15 @@ impl<'a> Ctx<'a> {
             block_start: launch_start,
             c: Counters::default(),
             trace: BlockTrace::default(),
+            l1: None,
+        }
+    }
+
+    /// Hands one global request's distinct sectors to the caches.
+    fn request(&mut self, sectors: &[u64], write: bool) {
+        match &mut self.l1 {
+            Some(l1) => self.trace.request_through(l1, sectors, write),
+            None => self.trace.request(sectors, write),
         }
     }
 
@@ -971,6 +991,9 @@ impl<'a> Ctx<'a> {
         self.stamp += 1;
         self.block_start = self.stamp;
         self.shared.fill(0);
+        if let Some(l1) = &mut self.l1 {
+            l1.reset();
+        }
         let mut warps = std::mem::take(&mut self.warps);
         for (wi, w) in warps.iter_mut().enumerate() {
             for l in 0..WARP {
@@ -1289,11 +1312,9 @@ impl<'a> Ctx<'a> {
                         c,
                     } => self.atomic(w, mask, *op, *ty, *d, *mem, idx[0], *v, *c)?,
                     Inst::Br { target, moves } => {
-                        move_ready(&mut w.ready, moves);
-                        lanes(mask, |l| {
-                            parallel_move(r, moves, l);
-                            w.pc[l] = *target;
-                        });
+                        move_ready(&mut w.ready, moves, &mut w.tmp);
+                        parallel_moves(r, moves, mask, &mut w.tmp);
+                        lanes(mask, |l| w.pc[l] = *target);
                         if mask == running {
                             pc = *target as usize;
                             continue;
@@ -1308,23 +1329,18 @@ impl<'a> Ctx<'a> {
                         fmoves,
                     } => {
                         let c = *c as usize * WARP;
-                        let (mut to_t, mut to_f) = (false, false);
-                        lanes(mask, |l| {
-                            if r[c + l] & 1 != 0 {
-                                parallel_move(r, tmoves, l);
-                                w.pc[l] = *t;
-                                to_t = true;
-                            } else {
-                                parallel_move(r, fmoves, l);
-                                w.pc[l] = *f;
-                                to_f = true;
-                            }
-                        });
-                        if to_t {
-                            move_ready(&mut w.ready, tmoves);
+                        let mut tmask = 0;
+                        lanes(mask, |l| tmask |= ((r[c + l] & 1) as u32) << l);
+                        let fmask = mask & !tmask;
+                        parallel_moves(r, tmoves, tmask, &mut w.tmp);
+                        parallel_moves(r, fmoves, fmask, &mut w.tmp);
+                        lanes(tmask, |l| w.pc[l] = *t);
+                        lanes(fmask, |l| w.pc[l] = *f);
+                        if tmask != 0 {
+                            move_ready(&mut w.ready, tmoves, &mut w.tmp);
                         }
-                        if to_f {
-                            move_ready(&mut w.ready, fmoves);
+                        if fmask != 0 {
+                            move_ready(&mut w.ready, fmoves, &mut w.tmp);
                         }
                         break;
                     }
@@ -1409,6 +1425,9 @@ impl<'a> Ctx<'a> {
                     Some(s) if !s.is_empty() => (Some(s), self.grans[desc.bound]),
                     _ => (None, 4),
                 };
+                // Granules are 1, 2 or 4 bytes: shifts, not divisions, per lane.
+                debug_assert!(gran.is_power_of_two());
+                let (gshift, per_elem) = (gran.trailing_zeros(), (esz / gran).max(1) as usize);
                 let owners = self.owners;
                 lanes(mask, |l| {
                     if fault.is_some() {
@@ -1455,8 +1474,8 @@ impl<'a> Ctx<'a> {
                         + lane_tid(w, l, geo.block) as u32
                         + 1;
                     if let Some(sh) = shadow.as_deref_mut() {
-                        let first = ((addr - desc.start) / gran) as usize;
-                        for e in first..first + (esz / gran).max(1) as usize {
+                        let first = ((addr - desc.start) >> gshift) as usize;
+                        for e in first..first + per_elem {
                             // What this block did to the granule before is in the owners
                             // table already.
                             let known = owners.is_some() && sh[e].seen(write, block_start);
@@ -1508,7 +1527,7 @@ impl<'a> Ctx<'a> {
                         d += 1;
                     }
                 }
-                self.trace.request(&s[..d], write);
+                self.request(&s[..d], write);
                 let distinct = d as u64;
                 if write {
                     self.c.global_store_requests += 1;
@@ -1706,7 +1725,7 @@ impl<'a> Ctx<'a> {
             lanes(mask, |l| sectors.push(addrs[l] / 32));
             sectors.sort_unstable();
             sectors.dedup();
-            self.trace.request(&sectors, true);
+            self.request(&sectors, true);
             self.c.global_store_requests += 1;
             self.c.global_store_sectors += sectors.len() as u64;
         } else {
@@ -1881,42 +1900,66 @@ fn atomic_value(op: AtomicOp, ty: Ty, old: u64, v: u64, c: u64) -> u64 {
 }
 
 unsafe fn access_raw(p: *mut u8, esz: u64, reg: &mut u64, write: bool, ty: Ty) {
-    if write {
-        let bytes = reg.to_le_bytes();
-        std::ptr::copy_nonoverlapping(bytes.as_ptr(), p, esz as usize);
-    } else {
-        let mut bytes = [0u8; 8];
-        std::ptr::copy_nonoverlapping(p, bytes.as_mut_ptr(), esz as usize);
-        *reg = u64::from_le_bytes(bytes) & ty.mask();
+    // Element sizes are 1, 2, 4 or 8 bytes: one unaligned move each (not a call to
+    // memcpy per lane).
+    match (esz, write) {
+        (8, false) => *reg = u64::from_le(p.cast::<u64>().read_unaligned()) & ty.mask(),
+        (8, true) => p.cast::<u64>().write_unaligned(reg.to_le()),
+        (4, false) => *reg = u32::from_le(p.cast::<u32>().read_unaligned()) as u64 & ty.mask(),
+        (4, true) => p.cast::<u32>().write_unaligned((*reg as u32).to_le()),
+        (_, true) => {
+            let bytes = reg.to_le_bytes();
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), p, esz as usize);
+        }
+        (_, false) => {
+            let mut bytes = [0u8; 8];
+            std::ptr::copy_nonoverlapping(p, bytes.as_mut_ptr(), esz as usize);
+            *reg = u64::from_le_bytes(bytes) & ty.mask();
+        }
     }
 }
 
 /// A branch's block-argument moves on the scoreboard: each target is ready when its
-/// source is.
-fn move_ready(ready: &mut [u64], moves: &[(Reg, Reg)]) {
+/// source is (`tmp` is scratch).
+fn move_ready(ready: &mut [u64], moves: &[(Reg, Reg)], tmp: &mut Vec<u64>) {
     match moves.len() {
         0 => {}
         1 => ready[moves[0].0 as usize] = ready[moves[0].1 as usize],
         _ => {
-            let at: Vec<u64> = moves.iter().map(|(_, s)| ready[*s as usize]).collect();
-            for ((d, _), t) in moves.iter().zip(at) {
-                ready[*d as usize] = t;
+            tmp.clear();
+            tmp.extend(moves.iter().map(|(_, s)| ready[*s as usize]));
+            for ((d, _), t) in moves.iter().zip(tmp.iter()) {
+                ready[*d as usize] = *t;
             }
         }
     }
 }
 
-fn parallel_move(r: &mut [u64], moves: &[(Reg, Reg)], l: usize) {
-    match moves.len() {
-        0 => {}
-        1 => r[moves[0].0 as usize * WARP + l] = r[moves[0].1 as usize * WARP + l],
+/// A branch's block-argument moves for the lanes of `mask`: a parallel copy, every
+/// source read before any target is written (`tmp` is scratch).
+fn parallel_moves(r: &mut [u64], moves: &[(Reg, Reg)], mask: u32, tmp: &mut Vec<u64>) {
+    if mask == 0 {
+        return;
+    }
+    let row = |x: Reg| x as usize * WARP;
+    match moves {
+        [] => {}
+        [(d, s)] => {
+            let (d, s) = (row(*d), row(*s));
+            lanes(mask, |l| r[d + l] = r[s + l]);
+        }
         _ => {
-            let vals: Vec<u64> = moves
-                .iter()
-                .map(|(_, s)| r[*s as usize * WARP + l])
-                .collect();
-            for ((d, _), v) in moves.iter().zip(vals) {
-                r[*d as usize * WARP + l] = v;
+            tmp.clear();
+            for (_, s) in moves {
+                tmp.extend_from_slice(&r[row(*s)..row(*s) + WARP]);
+            }
+            for (i, (d, _)) in moves.iter().enumerate() {
+                let (d, vals) = (row(*d), &tmp[i * WARP..(i + 1) * WARP]);
+                if mask == u32::MAX {
+                    r[d..d + WARP].copy_from_slice(vals);
+                } else {
+                    lanes(mask, |l| r[d + l] = vals[l]);
+                }
             }
         }
     }
