@@ -13,9 +13,9 @@
 //!
 //! Checks. Every global access must lie inside the device allocation its memref points
 //! into (allocations are 256-byte aligned, as cudaMalloc aligns them); shared and private
-//! accesses inside their buffers. A shadow word per 4 bytes (per byte or 2 bytes for
-//! narrower types; in shared memory, for the narrowest type of the kernel's shared
-//! buffers) records the last writer and two last readers with the barrier
+//! accesses inside their buffers. A shadow word per element of the narrowest type an
+//! allocation is viewed as (at most 8 bytes; in shared memory, per 4 bytes or the
+//! narrowest type of the kernel's shared buffers) records the last writer and two last readers with the barrier
 //! interval they ran in: two threads of a block touching one shared address between two
 //! barriers, one of them writing, is a race; in global memory, the same within a block's
 //! barrier interval, and any such pair from two different blocks of one launch, is a
@@ -114,7 +114,7 @@ struct Alloc {
     /// `alloc`), and its layout.
     raw: usize,
     layout: Layout,
-    /// Bytes per shadow entry (1, 2 or 4); the entries are in [`Sim::shadows`].
+    /// Bytes per shadow entry (1, 2, 4 or 8); the entries are in [`Sim::shadows`].
     gran: u64,
     /// Its address on the simulated device, which the caches see: each allocation is
     /// placed at the lowest free device address (as a cudaMalloc would reuse freed
@@ -231,7 +231,11 @@ impl Sim {
         let (start, end) = self.find(base).unwrap_or((0, 0));
         let to_device = match self.allocs.get_mut(&start) {
             Some(al) => {
-                al.gran = al.gran.min((elem.bytes() as u64).min(4));
+                // A granule is the narrowest element the allocation is viewed as, and
+                // no wider than the alignment of the views' bases, so that each access
+                // covers whole granules and overlapping accesses share one.
+                let align = 1u64 << base.wrapping_sub(start).trailing_zeros().min(3);
+                al.gran = al.gran.min(elem.bytes() as u64).min(align);
                 al.device.wrapping_sub(start)
             }
             None => 0,
@@ -1425,8 +1429,7 @@ impl<'a> Ctx<'a> {
                     Some(s) if !s.is_empty() => (Some(s), self.grans[desc.bound]),
                     _ => (None, 4),
                 };
-                // Granules are 1, 2 or 4 bytes: shifts, not divisions, per lane.
-                debug_assert!(gran.is_power_of_two());
+                // Granules are 1, 2, 4 or 8 bytes: shifts, not divisions, per lane.
                 let (gshift, per_elem) = (gran.trailing_zeros(), (esz / gran).max(1) as usize);
                 let owners = self.owners;
                 lanes(mask, |l| {
@@ -2310,7 +2313,7 @@ impl Device for Sim {
                 size: bytes,
                 raw: raw as usize,
                 layout,
-                gran: 4,
+                gran: 8,
                 device: self.device_place(bytes),
             },
         );
