@@ -206,6 +206,9 @@ pub struct Hierarchy {
     shape: (u32, u64, u64),
     /// Reused by [`Hierarchy::request`] for the sectors L1 passes on.
     scratch: Vec<u64>,
+    /// Blocks' own L1s ([`Hierarchy::private_l1`]) given back after earlier launches,
+    /// of this L1 size: a launch of one small block does not allocate and clear one.
+    spare_l1: Vec<SectorCache>,
     pub c: CacheCounters,
 }
 
@@ -221,6 +224,7 @@ impl Hierarchy {
         Hierarchy {
             shape: (sms, l1_bytes, l2_bytes),
             scratch: Vec::new(),
+            spare_l1: Vec::new(),
             c: CacheCounters {
                 l1_modelled: !l1.is_empty(),
                 l2_modelled: l2_bytes > 0,
@@ -253,12 +257,21 @@ impl Hierarchy {
         l1_lookup(l1, &mut self.c, sectors, write, rest);
     }
 
-    /// The L1 of each block's SM when the L1 caches loads and every block of the launch
-    /// has an SM to itself (no more blocks than SMs): each L1 then sees one block's
-    /// requests, from cold, so a block may look its requests up in an L1 of its own as
-    /// it runs, on whichever thread runs it ([`BlockTrace::request_through`]).
-    pub fn private_l1(&self, blocks: u64) -> Option<u64> {
-        (self.c.l1_modelled && blocks <= self.shape.0 as u64).then_some(self.l1_bytes)
+    /// An L1 for a thread running blocks to look their requests up in as they run
+    /// ([`BlockTrace::request_through`], emptied at each block), when the L1 caches
+    /// loads and every block of the launch of `blocks` has an SM to itself (no more
+    /// blocks than SMs): each SM's L1 then sees one block's requests, from cold.
+    pub fn private_l1(&mut self, blocks: u64) -> Option<SectorCache> {
+        (self.c.l1_modelled && blocks <= self.shape.0 as u64).then(|| {
+            self.spare_l1
+                .pop()
+                .unwrap_or_else(|| SectorCache::l1(self.l1_bytes))
+        })
+    }
+
+    /// Takes back an L1 that [`Hierarchy::private_l1`] gave, for later launches.
+    pub fn keep_l1(&mut self, l1: SectorCache) {
+        self.spare_l1.push(l1);
     }
 
     /// The L2 part of a request (or DRAM, without an L2).
@@ -293,6 +306,7 @@ impl Hierarchy {
         } else {
             let fresh = Hierarchy::new(sms, l1_bytes, 0);
             (h.l1, h.l1_bytes, h.c.l1_modelled) = (fresh.l1, fresh.l1_bytes, fresh.c.l1_modelled);
+            h.spare_l1.clear();
             h.shape = (sms, l1_bytes, l2_bytes);
         }
         if let Some(l2) = &mut h.l2 {
@@ -567,13 +581,13 @@ mod tests {
             OwnedByTheBlock,
         }
         let run = |mode: L1| {
-            let h = Hierarchy::new(4, 512, 2048);
-            assert_eq!(h.private_l1(4), Some(512));
-            assert_eq!(h.private_l1(5), None);
+            let mut h = Hierarchy::new(4, 512, 2048);
+            assert!(h.private_l1(5).is_none());
+            let mut own = h.private_l1(4).expect("four blocks on four SMs");
+            assert_eq!(own.sets as usize * own.ways, 4);
             let mut w = Waves::new(h, 4, 2, 4);
             assert!(w.eager_l1);
             w.eager_l1 = mode != L1::AtReplay;
-            let mut own = SectorCache::l1(512);
             let mut x: u64 = 12345;
             for b in 0..4 {
                 let mut t = BlockTrace::default();

@@ -326,14 +326,14 @@ impl Sim {
     fn run_blocks(&mut self, plan: &Plan, threads: usize) -> BlocksRun {
         let launch_start = self.next_stamp();
         let blocks = self.blocks_run(plan);
-        let caches = Hierarchy::cold(
+        let mut caches = Hierarchy::cold(
             self.caches.take(),
             self.gpu.sms,
             self.gpu
                 .l1_bytes(plan.shared_bytes, plan.blocks_per_sm as u64),
             self.gpu.l2_kib * 1024,
         );
-        let private_l1 = caches.private_l1(blocks);
+        let mut l1s: Vec<_> = (0..threads).map(|_| caches.private_l1(blocks)).collect();
         let mut waves = Waves::new(caches, self.gpu.sms, plan.blocks_per_sm, blocks);
         let shadows: Vec<_> = (0..threads).map(|w| self.take_shadows(w, plan)).collect();
         let granules = plan.granules();
@@ -349,9 +349,10 @@ impl Sim {
         let gpu = self.gpu;
         let ctxs: Vec<Ctx> = shadows
             .into_iter()
-            .map(|sh| {
+            .zip(l1s.drain(..))
+            .map(|(sh, l1)| {
                 let mut ctx = Ctx::new(plan, gpu, sh, owners.as_ref(), launch_start);
-                ctx.l1 = private_l1.map(SectorCache::l1);
+                ctx.l1 = l1;
                 ctx
             })
             .collect();
@@ -389,6 +390,7 @@ impl Sim {
             counters.merge(&ctx.c);
             stamp = stamp.max(ctx.stamp);
             parts.push(ctx.shadows);
+            l1s.push(ctx.l1);
         }
         for (w, sh) in parts.into_iter().enumerate() {
             self.put_shadows(w, plan, sh);
@@ -397,7 +399,10 @@ impl Sim {
             o.into_pool(&mut self.owners, &granules);
         }
         self.stamp = stamp;
-        let (caches, hierarchy) = waves.finish();
+        let (caches, mut hierarchy) = waves.finish();
+        for l1 in l1s.drain(..).flatten() {
+            hierarchy.keep_l1(l1);
+        }
         self.caches = Some(hierarchy);
         result.map(|()| (counters, caches))
     }
@@ -619,10 +624,11 @@ fn ieee_min_max(x: f64, y: f64, max: bool) -> f64 {
     }
 }
 
-/// [`bin`] for the integer operations that cannot fail, on the lanes of `mask` of
-/// registers `d = a op b` (offsets into `r`), the operation decided once for the warp
-/// rather than per lane (the interpreter's most frequent instructions: index
-/// arithmetic); false, doing nothing, for another operation.
+/// [`bin`] on the lanes of `mask` of registers `d = a op b` (offsets into `r`), the
+/// operation decided once for the warp rather than per lane (the interpreter's most
+/// frequent instructions: index arithmetic); false, doing nothing, for an operation left
+/// to [`bin`] lane by lane, and for a division of which some lane's divisor is zero
+/// (the error is [`bin`]'s).
 fn bin_lanes(
     op: BinOp,
     ty: Ty,
@@ -657,10 +663,34 @@ fn bin_lanes(
         BinOp::FAdd if ty == Ty::F64 => each!(|x: u64, y: u64| b64(f64v(x) + f64v(y))),
         BinOp::FSub if ty == Ty::F64 => each!(|x: u64, y: u64| b64(f64v(x) - f64v(y))),
         BinOp::FMul if ty == Ty::F64 => each!(|x: u64, y: u64| b64(f64v(x) * f64v(y))),
-        _ => false,
+        _ => {
+            // The rest through `bin` itself, inlined with the operation known.
+            macro_rules! known {
+                ($($op:ident)*) => {
+                    match op {
+                        $(BinOp::$op => each!(|x: u64, y: u64| bin(BinOp::$op, ty, x, y).unwrap_or(0)),)*
+                        _ => false,
+                    }
+                };
+            }
+            use BinOp::*;
+            if matches!(
+                op,
+                DivS | DivU | RemS | RemU | CeilDivS | FloorDivS | CeilDivU
+            ) {
+                let mut zero = false;
+                lanes(mask, |l| zero |= r[b + l] & m == 0);
+                if zero {
+                    return false;
+                }
+            }
+            known!(DivS DivU RemS RemU CeilDivS FloorDivS CeilDivU Shl ShrU ShrS MaxS MinS MaxU
+                MinU FDiv FMax FMin)
+        }
     }
 }
 
+#[inline(always)]
 fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> Result<u64, &'static str> {
     use BinOp::*;
     let w = ty.bits();
@@ -798,6 +828,7 @@ fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
 
 /// `arith.cmpi`/`arith.cmpf` predicate `pred` (arith's numbering; floats from 100) on
 /// `a` and `b` of type `ty`.
+#[inline(always)]
 pub fn cmp(pred: Pred, ty: Ty, a: u64, b: u64) -> bool {
     if pred < 100 {
         let w = ty.bits();
@@ -942,7 +973,7 @@ impl<'a> Ctx<'a> {
             classes: &plan.classes,
             deps: &plan.deps,
             warps: (0..nwarps)
-                .map(|_| Warp {
+                .map(|wi| Warp {
                     chain: 0,
                     issued: 0,
                     last: 0,
@@ -950,7 +981,10 @@ impl<'a> Ctx<'a> {
                     regs: vec![0; k.nregs as usize * WARP],
                     pc: [0; WARP],
                     state: [Lane::Exited; WARP],
-                    tid: [[0; 3]; WARP],
+                    tid: std::array::from_fn(|l| {
+                        let (t, b) = ((wi * WARP + l) as u64, plan.block);
+                        [t % b[0], (t / b[0]) % b[1], t / (b[0] * b[1])]
+                    }),
                     private: vec![0; k.private_bytes as usize * WARP],
                     tmp: Vec::new(),
                 })
@@ -985,7 +1019,7 @@ impl<'a> Ctx<'a> {
 
     /// Runs the block with linear index `b` to its end.
     fn run_block(&mut self, b: u64) -> Result<(), String> {
-        let (grid, block, tpb) = (self.grid, self.block, self.threads_per_block);
+        let (grid, tpb) = (self.grid, self.threads_per_block);
         self.bid = [
             b % grid[0],
             (b / grid[0]) % grid[1],
@@ -1000,15 +1034,11 @@ impl<'a> Ctx<'a> {
         }
         let mut warps = std::mem::take(&mut self.warps);
         for (wi, w) in warps.iter_mut().enumerate() {
+            // Thread ids are the same in every block: set by `Ctx::new`.
             for l in 0..WARP {
                 let t = (wi * WARP + l) as u64;
                 w.pc[l] = 0;
                 w.state[l] = if t < tpb { Lane::Running } else { Lane::Exited };
-                w.tid[l] = [
-                    t % block[0],
-                    (t / block[0]) % block[1],
-                    t / (block[0] * block[1]),
-                ];
             }
             for (r, v) in self.k.consts.iter().chain(self.scalars.iter()) {
                 w.regs[*r as usize * WARP..(*r as usize + 1) * WARP].fill(*v);
@@ -1161,9 +1191,20 @@ impl<'a> Ctx<'a> {
                     Inst::Cmp { pred, ty, d, a, b } => {
                         let (d, a, b) =
                             (*d as usize * WARP, *a as usize * WARP, *b as usize * WARP);
-                        lanes(mask, |l| {
-                            r[d + l] = cmp(*pred, *ty, r[a + l], r[b + l]) as u64
-                        });
+                        // Each predicate with `cmp` inlined for it, decided once.
+                        macro_rules! each {
+                            ($($p:literal)*) => {
+                                match *pred {
+                                    $($p => lanes(mask, |l| {
+                                        r[d + l] = cmp($p, *ty, r[a + l], r[b + l]) as u64
+                                    }),)*
+                                    _ => lanes(mask, |l| {
+                                        r[d + l] = cmp(*pred, *ty, r[a + l], r[b + l]) as u64
+                                    }),
+                                }
+                            };
+                        }
+                        each!(0 1 2 3 4 5 6 7 8 9);
                     }
                     Inst::Select { d, c, a, b } => {
                         let (d, c, a, b) = (
@@ -1204,16 +1245,18 @@ impl<'a> Ctx<'a> {
                         let d = *d as usize * WARP;
                         let (bid, block, grid) = (self.bid, self.block, self.grid);
                         let (tid, clock) = (&w.tid, w.chain + w.issued);
-                        lanes(mask, |l| {
-                            r[d + l] = match *s {
-                                Special::ThreadId(k) => tid[l][k as usize % 3],
-                                Special::BlockId(k) => bid[k as usize % 3],
-                                Special::BlockDim(k) => block[k as usize % 3],
-                                Special::GridDim(k) => grid[k as usize % 3],
-                                Special::LaneId => l as u64,
-                                Special::Clock => clock,
+                        let mut same = |v: u64| lanes(mask, |l| r[d + l] = v);
+                        match *s {
+                            Special::ThreadId(k) => {
+                                let k = k as usize % 3;
+                                lanes(mask, |l| r[d + l] = tid[l][k]);
                             }
-                        });
+                            Special::BlockId(k) => same(bid[k as usize % 3]),
+                            Special::BlockDim(k) => same(block[k as usize % 3]),
+                            Special::GridDim(k) => same(grid[k as usize % 3]),
+                            Special::LaneId => lanes(mask, |l| r[d + l] = l as u64),
+                            Special::Clock => same(clock),
+                        }
                     }
                     Inst::Dim { d, mem, dim } => {
                         let slot = &self.k.slots[*mem as usize];
