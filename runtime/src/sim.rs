@@ -1191,8 +1191,18 @@ impl<'a> Ctx<'a> {
                     Inst::Cmp { pred, ty, d, a, b } => {
                         let (d, a, b) =
                             (*d as usize * WARP, *a as usize * WARP, *b as usize * WARP);
-                        // Each predicate with `cmp` inlined for it, decided once.
-                        macro_rules! each {
+                        // The predicate decided once: integers compared shifted to the
+                        // top of 64 bits (signed: as sign-extended values compare),
+                        // floats by `cmp` inlined for each predicate.
+                        let sh = 64 - ty.bits();
+                        let s = |x: u64| (x << sh) as i64;
+                        macro_rules! int {
+                            ($f:expr) => {{
+                                let f = $f;
+                                lanes(mask, |l| r[d + l] = f(r[a + l], r[b + l]) as u64)
+                            }};
+                        }
+                        macro_rules! float {
                             ($($p:literal)*) => {
                                 match *pred {
                                     $($p => lanes(mask, |l| {
@@ -1204,7 +1214,19 @@ impl<'a> Ctx<'a> {
                                 }
                             };
                         }
-                        each!(0 1 2 3 4 5 6 7 8 9);
+                        match *pred {
+                            0 => int!(|x: u64, y: u64| x == y),
+                            1 => int!(|x: u64, y: u64| x != y),
+                            2 => int!(|x: u64, y: u64| s(x) < s(y)),
+                            3 => int!(|x: u64, y: u64| s(x) <= s(y)),
+                            4 => int!(|x: u64, y: u64| s(x) > s(y)),
+                            5 => int!(|x: u64, y: u64| s(x) >= s(y)),
+                            6 => int!(|x: u64, y: u64| x < y),
+                            7 => int!(|x: u64, y: u64| x <= y),
+                            8 => int!(|x: u64, y: u64| x > y),
+                            9 => int!(|x: u64, y: u64| x >= y),
+                            _ => float!(101 102 103 104 105 106 108 109 110 111 112 113),
+                        }
                     }
                     Inst::Select { d, c, a, b } => {
                         let (d, c, a, b) = (
