@@ -30,9 +30,10 @@ def fail(msg):
 
 
 def launches(path):
-    """The launches of a TESSEL_PROFILE file (a JSON array)."""
+    """The launches of a TESSEL_PROFILE file (a JSON array; empty when no kernel ran)."""
     with open(path) as f:
-        return json.load(f)
+        text = f.read()
+    return json.loads(text) if text.strip() else []
 
 
 def main():

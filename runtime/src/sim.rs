@@ -15,11 +15,12 @@
 //! into (allocations are 256-byte aligned, as cudaMalloc aligns them); shared and private
 //! accesses inside their buffers. A shadow word per element of the narrowest type an
 //! allocation is viewed as (at most 8 bytes; in shared memory, per 4 bytes or the
-//! narrowest type of the kernel's shared buffers) records the last writer and two last readers with the barrier
-//! interval they ran in: two threads of a block touching one shared address between two
-//! barriers, one of them writing, is a race; in global memory, the same within a block's
-//! barrier interval, and any such pair from two different blocks of one launch, is a
-//! conflict. The first error stops the launch and names the kernel, block and thread.
+//! narrowest type of the kernel's shared buffers) records the last writer and two last
+//! readers with the barrier interval they ran in: two threads of a block touching one
+//! shared address between two barriers, one of them writing, is a race; in global
+//! memory, the same within a block's barrier interval, and any such pair from two
+//! different blocks of one launch, is a conflict. The first error stops the launch and
+//! names the kernel, block and thread.
 //!
 //! Counting. A memory instruction executed by a warp is one request; global requests
 //! touch the distinct 32-byte sectors of their lanes' addresses; shared requests need
