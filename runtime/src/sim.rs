@@ -1135,25 +1135,23 @@ impl<'a> Ctx<'a> {
     fn run_warp(&mut self, w: &mut Warp, classes: &[usize]) -> Result<(), Fault> {
         let code = &self.k.code;
         loop {
-            // The lanes at the lowest program counter.
+            // The lanes at the lowest program counter, in one pass over the lanes.
             let mut pc = u32::MAX;
-            for l in 0..WARP {
-                if w.state[l] == Lane::Running {
-                    pc = pc.min(w.pc[l]);
-                }
-            }
-            if pc == u32::MAX {
-                return Ok(());
-            }
             let mut mask = 0u32;
             let mut running = 0u32;
             for l in 0..WARP {
-                if w.state[l] == Lane::Running {
+                if matches!(w.state[l], Lane::Running) {
                     running |= 1 << l;
-                    if w.pc[l] == pc {
+                    let p = w.pc[l];
+                    if p < pc {
+                        (pc, mask) = (p, 1 << l);
+                    } else if p == pc {
                         mask |= 1 << l;
                     }
                 }
+            }
+            if running == 0 {
+                return Ok(());
             }
             // Straight-line code until a control instruction.
             let mut pc = pc as usize;
