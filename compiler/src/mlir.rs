@@ -658,6 +658,42 @@ pub(crate) unsafe fn outermost_named(op: MlirOperation, name: &str) -> Vec<MlirO
     out
 }
 
+/// The loop nests of host code under `op` that launch nothing: what a pipeline left of
+/// the scops to run on the host, which sim and profilers do not time. Device code
+/// (`gpu.module`, `gpu.launch` bodies) is not looked into; a host loop around launches
+/// (time steps) is, for nests of its own beside them.
+///
+/// # Safety
+/// `op` is a live operation.
+pub unsafe fn host_loop_nests(op: MlirOperation) -> usize {
+    const LOOPS: [&str; 5] = [
+        "scf.for",
+        "scf.while",
+        "scf.parallel",
+        "affine.for",
+        "affine.parallel",
+    ];
+    unsafe fn launches(op: MlirOperation) -> bool {
+        let n = unsafe { op_name(op) };
+        n == "gpu.launch"
+            || n == "gpu.launch_func"
+            || unsafe { children(op) }
+                .into_iter()
+                .any(|c| unsafe { launches(c) })
+    }
+    let n = unsafe { op_name(op) };
+    if n == "gpu.module" || n == "gpu.launch" {
+        return 0;
+    }
+    if LOOPS.contains(&n.as_str()) && !unsafe { launches(op) } {
+        return 1;
+    }
+    unsafe { children(op) }
+        .into_iter()
+        .map(|c| unsafe { host_loop_nests(c) })
+        .sum()
+}
+
 /// The integer attribute `name` of `op`, if it has one.
 ///
 /// # Safety

@@ -276,6 +276,12 @@ pub fn resolve_archs(
 
 /// Compiles one C file to the requested form.
 pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
+    compile_reporting(opts).map(|(bytes, _)| bytes)
+}
+
+/// [`compile`], also giving the number of loop nests of the scops that the passes left
+/// to run on the host ([`mlir::host_loop_nests`]: 0 where every scop became kernels).
+pub fn compile_reporting(opts: &CompileOptions) -> Result<(Vec<u8>, usize), Failure> {
     let archs = resolve_archs(&opts.offload_arch, opts.emit, None)?;
     let arch = archs[0].clone();
 
@@ -334,6 +340,8 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
         let _s = tracing::info_span!("passes", pipeline = %passes).entered();
         run_passes(&session, &mut m, passes, &opts.input)?;
     }
+    // SAFETY: the module is live.
+    let host = unsafe { mlir::host_loop_nests(m.as_operation().to_raw()) };
     if matches!(opts.emit, Emit::Mlir | Emit::Gpu) {
         // With -g, every operation's C source location is printed in place
         // (`loc("gemm.c":12:7)`).
@@ -342,7 +350,7 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
             debug_info: opts.debug,
             local_scope: opts.debug,
         };
-        return Ok(mlir::print_module_with(&m, print).into_bytes());
+        return Ok((mlir::print_module_with(&m, print).into_bytes(), host));
     }
     if opts.emit == Emit::Object {
         let _s = tracing::info_span!("lowering", archs = %archs.join(",")).entered();
@@ -354,7 +362,8 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
             opts.opt_level,
             opts.debug,
             None,
-        );
+        )
+        .map(|o| (o, host));
     }
     let (lowering, pipeline) = lowering_pipeline(&arch, opts.opt_level, opts.debug)?;
     let _s = tracing::info_span!("lowering", pipeline = lowering).entered();
@@ -368,7 +377,7 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
         .find(|(n, _)| n == crate::transforms::map_to_gpu::KERNEL_MODULE)
         .map(|o| o.1)
         .unwrap_or_default();
-    match opts.emit {
+    let bytes = match opts.emit {
         Emit::Llvm => crate::host::llvm_ir(&m)
             .map(String::into_bytes)
             .or_else(fail),
@@ -376,7 +385,8 @@ pub fn compile(opts: &CompileOptions) -> Result<Vec<u8>, Failure> {
         Emit::Cubin => ptxas(&object, &arch, opts.opt_level, opts.debug),
         Emit::Hsaco => hsaco(&object, &arch),
         Emit::Mlir | Emit::Gpu | Emit::Object => unreachable!("returned above"),
-    }
+    };
+    bytes.map(|b| (b, host))
 }
 
 /// Checks a `--passes` pipeline before anything is built; the error is MLIR's, on one

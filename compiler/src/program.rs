@@ -13,7 +13,7 @@
 //! void kernel_gemm(...) { int i, j; kernel_gemm__tessel(ni, ..., C); }`, with `#line`
 //! directives so clang's diagnostics still name `gemm.c`.
 
-use crate::pipeline::{compile, CompileOptions, Emit, Failure};
+use crate::pipeline::{compile_reporting, CompileOptions, Emit, Failure};
 use crate::scop::{FuncArg, OuterVar};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -194,8 +194,9 @@ fn global_arrays(scops: &[crate::scop::Scop]) -> Vec<String> {
     v
 }
 
-/// Builds and links the program.
-pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
+/// Builds and links the program; returns how many loop nests of its scops the passes
+/// left to run on the host ([`crate::mlir::host_loop_nests`]).
+pub fn build_program(p: &ProgramOptions) -> Result<usize, Failure> {
     let Some(rt) = runtime_lib() else {
         return Err(err(
             "libtessel_runtime.a not found next to tesselc (build the workspace, or set TESSEL_RUNTIME_LIB)",
@@ -206,6 +207,7 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
     let mut any_scop = false;
     let mut cuda_kit: Option<PathBuf> = None;
     let mut any_cxx = false;
+    let mut host_loop_nests = 0;
     for (i, input) in p.inputs.iter().enumerate() {
         if !Path::new(input).is_file() {
             return Err(err(format!("no such file: '{input}'")));
@@ -296,7 +298,8 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
                 passes: p.passes.clone(),
                 entry_suffix: ENTRY_SUFFIX,
             };
-            let obj = compile(&opts)?;
+            let (obj, host) = compile_reporting(&opts)?;
+            host_loop_nests += host;
             let k = dir.path().join(format!("{i}.kernels.o"));
             std::fs::write(&k, obj).map_err(|e| err(e.to_string()))?;
             objects.push(k);
@@ -375,5 +378,5 @@ pub fn build_program(p: &ProgramOptions) -> Result<(), Failure> {
     if !crate::subcommand::show_only() {
         crate::output::copy(&tmp_out, &p.output, true).map_err(err)?;
     }
-    Ok(())
+    Ok(host_loop_nests)
 }

@@ -150,7 +150,7 @@ fn breakdown(args: &Args, dir: &std::path::Path, svg: Option<&str>) -> usize {
         for (stage, passes) in &stages {
             let tag = stage.trim_start_matches('+');
             match measure(args, prog, tag, passes, dir) {
-                Ok(l) if !l.is_empty() => times.push(Some(
+                Ok((l, _)) if !l.is_empty() => times.push(Some(
                     l.iter().map(|l| l.estimated_time_s.unwrap_or(0.0)).sum(),
                 )),
                 Ok(_) => {
@@ -386,14 +386,15 @@ fn ratio(a: u64, b: u64) -> Option<f64> {
     (b > 0).then(|| a as f64 / b as f64)
 }
 
-/// Builds and runs one program with one pipeline; returns its launches.
+/// Builds and runs one program with one pipeline; returns its launches, and how many
+/// loop nests of its scops the pipeline left to run on the host (untimed).
 fn measure(
     args: &Args,
     program: &str,
     tag: &str,
     passes: &str,
     dir: &std::path::Path,
-) -> Result<Vec<Launch>, String> {
+) -> Result<(Vec<Launch>, usize), String> {
     let mut cflags: Vec<String> = args.include.iter().map(|i| format!("-I{i}")).collect();
     cflags.extend(args.define.iter().map(|d| format!("-D{d}")));
     let stem = std::path::Path::new(program)
@@ -413,7 +414,7 @@ fn measure(
         link_flags: Vec::new(),
         passes: Some(passes.to_string()),
     };
-    tessel::program::build_program(&p).map_err(|f| f.0.join("\n"))?;
+    let host = tessel::program::build_program(&p).map_err(|f| f.0.join("\n"))?;
     let prof = dir.join(format!("{stem}.{tag}.json"));
     let mut cmd = Command::new(&exe);
     cmd.env("TESSEL_DEVICE", &args.device)
@@ -435,11 +436,12 @@ fn measure(
     }
     // The runtime writes a profile at the first launch: none means every scop ran on
     // the host.
-    match std::fs::read_to_string(&prof) {
-        Ok(text) => parse_launches(&text).map_err(|e| format!("{program}: {e}")),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(format!("{program}: cannot read the profile: {e}")),
-    }
+    let launches = match std::fs::read_to_string(&prof) {
+        Ok(text) => parse_launches(&text).map_err(|e| format!("{program}: {e}"))?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(format!("{program}: cannot read the profile: {e}")),
+    };
+    Ok((launches, host))
 }
 
 fn fmt(v: Option<f64>, prec: usize) -> String {
@@ -509,7 +511,7 @@ fn main() -> ExitCode {
                 .unwrap_or_else(|| tuned(&passes_of(&args.pipeline), &args)),
             dir.path(),
         );
-        let bases: Vec<Result<Vec<Launch>, String>> = args
+        let bases: Vec<Result<(Vec<Launch>, usize), String>> = args
             .baseline
             .iter()
             .map(|b| {
@@ -518,7 +520,15 @@ fn main() -> ExitCode {
             })
             .collect();
         let main = match main {
-            Ok(m) => m,
+            Ok((m, host)) => {
+                if host > 0 && !m.is_empty() {
+                    if tty {
+                        eprintln!();
+                    }
+                    eprintln!("note: {prog}: the {} pipeline left {host} loop nest(s) of its scops on the host, which its estimate does not include", args.pipeline);
+                }
+                m
+            }
             Err(e) => {
                 if tty {
                     eprintln!();
@@ -529,12 +539,21 @@ fn main() -> ExitCode {
             }
         };
         // A baseline's failure (upstream's route can make launches it cannot run) is
-        // reported, and the row keeps no figure for it.
+        // reported, and the row keeps no figure for it; so is a baseline that left part
+        // of the scops to run on the host (upstream's route, where it finds no parallel
+        // loop), since its launches do not time all the work the measured pipeline's do.
         let bases: Vec<Option<Vec<Launch>>> = bases
             .into_iter()
             .zip(&args.baseline)
             .map(|(b, which)| match b {
-                Ok(b) => Some(b),
+                Ok((b, host)) if host > 0 && !b.is_empty() => {
+                    if tty {
+                        eprintln!();
+                    }
+                    eprintln!("note: {prog}: the {which} pipeline left {host} loop nest(s) of its scops on the host, which sim does not time: no figure for it");
+                    None
+                }
+                Ok((b, _)) => Some(b),
                 Err(e) => {
                     if tty {
                         eprintln!();

@@ -540,8 +540,8 @@ fn build_program(args: &Args, cflags: Vec<String>, deps: Option<&DepOptions>) ->
         passes: passes_of(args, None),
     };
     match tessel::program::build_program(&p) {
-        Ok(()) if tessel::subcommand::show_only() => ExitCode::SUCCESS,
-        Ok(()) => write_depfile(deps, &p.output.to_string_lossy(), &args.inputs, &p.cflags),
+        Ok(_) if tessel::subcommand::show_only() => ExitCode::SUCCESS,
+        Ok(_) => write_depfile(deps, &p.output.to_string_lossy(), &args.inputs, &p.cflags),
         Err(f) => {
             report(f.0);
             tessel::output::remove_stale(&p.output);
