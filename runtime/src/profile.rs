@@ -12,6 +12,7 @@
 //! | `global_load_sectors`, `global_store_sectors` | distinct 32-byte sectors those requests touch |
 //! | `shared_load_requests`, `shared_store_requests` | warp-level shared memory instructions |
 //! | `shared_load_wavefronts`, `shared_store_wavefronts` | bank-conflict passes those requests need |
+//! | `shared_ideal_wavefronts` | the passes the same requests (loads and stores) would need without a conflict: one per 128 bytes of banks the active lanes span by their width (two for a warp's 8-byte accesses), so wavefronts over this is the conflict degree |
 //! | `barriers` | barriers executed, counted once per warp |
 //! | `instructions` | dynamic thread instructions; `warp_instructions` the warp-level count |
 //! | `instruction_classes` | thread instructions by class (`int`, `fp32`, `fp64`, `sfu`, `convert`, `global`, `shared`, `local`, `control`, `barrier`, `special`) |
@@ -69,6 +70,8 @@ pub struct Counters {
     pub shared_load_wavefronts: u64,
     pub shared_store_requests: u64,
     pub shared_store_wavefronts: u64,
+    /// Wavefronts the shared requests would need without bank conflicts.
+    pub shared_ideal_wavefronts: u64,
     pub barriers: u64,
     pub instructions: u64,
     pub warp_instructions: u64,
@@ -93,6 +96,7 @@ impl Counters {
             shared_load_wavefronts,
             shared_store_requests,
             shared_store_wavefronts,
+            shared_ideal_wavefronts,
             barriers,
             instructions,
             warp_instructions,
@@ -109,6 +113,7 @@ impl Counters {
         self.shared_load_wavefronts += shared_load_wavefronts;
         self.shared_store_requests += shared_store_requests;
         self.shared_store_wavefronts += shared_store_wavefronts;
+        self.shared_ideal_wavefronts += shared_ideal_wavefronts;
         self.barriers += barriers;
         self.instructions += instructions;
         self.warp_instructions += warp_instructions;
@@ -137,6 +142,7 @@ impl Counters {
             &mut self.shared_load_wavefronts,
             &mut self.shared_store_requests,
             &mut self.shared_store_wavefronts,
+            &mut self.shared_ideal_wavefronts,
             &mut self.barriers,
             &mut self.instructions,
             &mut self.warp_instructions,
@@ -179,7 +185,7 @@ impl Launch {
         );
         let c = self.counters.as_ref();
         let f = |g: fn(&Counters) -> u64| c.map_or("null".to_string(), |c| g(c).to_string());
-        let fields: [(&str, String); 13] = [
+        let fields: [(&str, String); 14] = [
             ("global_load_requests", f(|c| c.global_load_requests)),
             ("global_load_sectors", f(|c| c.global_load_sectors)),
             ("global_store_requests", f(|c| c.global_store_requests)),
@@ -188,6 +194,7 @@ impl Launch {
             ("shared_load_wavefronts", f(|c| c.shared_load_wavefronts)),
             ("shared_store_requests", f(|c| c.shared_store_requests)),
             ("shared_store_wavefronts", f(|c| c.shared_store_wavefronts)),
+            ("shared_ideal_wavefronts", f(|c| c.shared_ideal_wavefronts)),
             ("barriers", f(|c| c.barriers)),
             ("instructions", f(|c| c.instructions)),
             ("warp_instructions", f(|c| c.warp_instructions)),
@@ -333,6 +340,7 @@ fn launch_of(v: &json::Value) -> Result<Launch, String> {
             shared_load_wavefronts: int("shared_load_wavefronts"),
             shared_store_requests: int("shared_store_requests"),
             shared_store_wavefronts: int("shared_store_wavefronts"),
+            shared_ideal_wavefronts: int("shared_ideal_wavefronts"),
             barriers: int("barriers"),
             instructions: int("instructions"),
             warp_instructions: int("warp_instructions"),

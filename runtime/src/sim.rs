@@ -1804,8 +1804,9 @@ impl<'a> Ctx<'a> {
     }
 
     /// Wavefronts one shared request needs: per chunk of lanes covering the banks once,
-    /// the most distinct words any bank must deliver.
-    fn wavefronts(&self, mask: u32, addrs: &[u64; WARP], esz: u64) -> u64 {
+    /// the most distinct words any bank must deliver. Counts the request's conflict-free
+    /// wavefronts (one per chunk with an active lane) as `shared_ideal_wavefronts`.
+    fn wavefronts(&mut self, mask: u32, addrs: &[u64; WARP], esz: u64) -> u64 {
         let banks = self.gpu.banks as u64;
         let unit = esz.max(4);
         let chunk = ((banks * 4 / unit) as usize).clamp(1, WARP);
@@ -1823,6 +1824,7 @@ impl<'a> Ctx<'a> {
             if n == 0 {
                 continue;
             }
+            self.c.shared_ideal_wavefronts += 1;
             let k = &mut keys[..n];
             k.sort_unstable();
             let mut best = 0;

@@ -154,7 +154,7 @@ func.func @allocated_in_loop(%out: memref<128xf32>) {
 // OUT-NEXT: 3
 // OUT-NEXT: 3
 // OUT-NEXT: 384
-// PROFILE: "kernel": "row_sums_kernel", {{.*}} "shared_load_requests": 0, "shared_load_wavefronts": 0, "shared_store_requests": 0, "shared_store_wavefronts": 0, "barriers": 0,
+// PROFILE: "kernel": "row_sums_kernel", {{.*}} "shared_load_requests": 0, "shared_load_wavefronts": 0, "shared_store_requests": 0, "shared_store_wavefronts": 0, "shared_ideal_wavefronts": {{[0-9]+}}, "barriers": 0,
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -1,7 +1,8 @@
 //! tessel-bench: builds C programs with a chosen mapping pipeline (and a baseline one),
 //! runs them on a device with `TESSEL_PROFILE`, and prints one row per kernel: launches,
 //! sectors per request of global loads and stores, shared-memory bank-conflict ways
-//! (wavefronts per request), L1 and L2 hit rates and DRAM traffic (sim), occupancy, sim's estimated time, the measured time where a
+//! (wavefronts over the conflict-free ones: 1.0 without conflicts, also for 8-byte
+//! elements that take two wavefronts a warp), L1 and L2 hit rates and DRAM traffic (sim), occupancy, sim's estimated time, the measured time where a
 //! GPU ran, the baseline's estimate beside it, and the time model's term that bounds the
 //! kernel (`bound`: `dram`, `l2`, `l1`, `shared`, `compute` or `latency`, of its longest
 //! launch; [`tessel_runtime::gpus`]). `--json` prints the rows as JSON.
@@ -322,8 +323,8 @@ struct Row {
     ld_sec: u64,
     st_req: u64,
     st_sec: u64,
-    sh_req: u64,
     sh_wf: u64,
+    sh_ideal: u64,
     occupancy: f64,
     est: f64,
     measured: Option<f64>,
@@ -353,8 +354,8 @@ fn rows(launches: &[Launch], whole: bool) -> BTreeMap<String, Row> {
             r.ld_sec += c.global_load_sectors;
             r.st_req += c.global_store_requests;
             r.st_sec += c.global_store_sectors;
-            r.sh_req += c.shared_load_requests + c.shared_store_requests;
             r.sh_wf += c.shared_load_wavefronts + c.shared_store_wavefronts;
+            r.sh_ideal += c.shared_ideal_wavefronts;
             r.instructions += c.instructions;
         }
         if let Some(k) = &l.caches {
@@ -631,7 +632,7 @@ fn main() -> ExitCode {
                     r.launches,
                     opt(ratio(r.ld_sec, r.ld_req)),
                     opt(ratio(r.st_sec, r.st_req)),
-                    opt(ratio(r.sh_wf, r.sh_req)),
+                    opt(ratio(r.sh_wf, r.sh_ideal)),
                     opt(ratio(r.l1.0, r.l1.1)),
                     opt(ratio(r.l2.0, r.l2.1)),
                     r.dram_read,
@@ -677,7 +678,7 @@ fn main() -> ExitCode {
                 r.launches,
                 fmt(ratio(r.ld_sec, r.ld_req), 2),
                 fmt(ratio(r.st_sec, r.st_req), 2),
-                fmt(ratio(r.sh_wf, r.sh_req), 2),
+                fmt(ratio(r.sh_wf, r.sh_ideal), 2),
                 fmt(ratio(r.l1.0, r.l1.1), 2),
                 fmt(ratio(r.l2.0, r.l2.1), 2),
                 fmt(
