@@ -363,7 +363,7 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "tessel-pad-banks",
-        summary: "Remove the bank conflicts of the shared buffers of tiled kernels (tgpu.alloc_shared) by paper 000 Fig. 4's decision tree: store a buffer as a structure of arrays or transposed (the copy's permutation, the subscripts reordered) and pad its rows by the smallest number of elements that spreads each warp's accesses over the 32 banks, from the affine subscripts and the loop thread x takes (eqs. 20-21); a 1-D buffer read along each thread's own stretch in a loop whose iterations may run in any order (no carried dependence, or exact integer reductions) has that loop start at an offset of each thread's (access reordering)",
+        summary: "Remove the bank conflicts of the shared buffers of tiled kernels (tgpu.alloc_shared) by paper 000 Fig. 4's decision tree: store a buffer as a structure of arrays or transposed (the copy's permutation, the subscripts reordered) and pad its rows by the smallest number of elements that spreads each warp's accesses over the 32 banks, from the affine subscripts and the loop thread x takes (eqs. 20-21); a 1-D buffer read along each thread's own stretch in a loop whose iterations may run in any order (no carried dependence, or exact integer reductions) has that loop start at an offset of each thread's (access reordering), and one whose conflicts that leaves is folded into padded rows of 32 words (copies with fold = 32)",
         options: &[],
         example: "%s = tgpu.alloc_shared [32, 32] padding [0, 0] : memref<32x32xf32, 3>; affine.load %s[%x, %i] (thread x on %x)  =>  %s = tgpu.alloc_shared [32, 32] padding [0, 1] : memref<32x33xf32, 3>",
         kind: PassKind::Rust {

@@ -196,3 +196,39 @@ func.func @copy_permuted_tile_too_big(%g: memref<64x64xf32>, %i: index) {
   tgpu.tile_copy %g to %s offsets [%i, %i] tile [32, 16] {permutation = array<i64: 1, 0>} : memref<64x64xf32> to memref<8x33xf32, #gpu.address_space<workgroup>>
   return
 }
+
+// -----
+
+func.func @copy_fold_rank(%g: memref<64x64xi32>, %i: index) {
+  %s = tgpu.alloc_shared [64, 32] padding [0, 1] : memref<64x33xi32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tgpu.tile_copy' op with fold, expected a 1-D global side and a static 2-D shared side, got 'memref<64x64xi32>' to 'memref<64x33xi32, #gpu.address_space<workgroup>>'}}
+  tgpu.tile_copy %g to %s offsets [%i, %i] tile [32, 32] {fold = 32 : i64} : memref<64x64xi32> to memref<64x33xi32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @copy_fold_permutation(%g: memref<4096xi32>, %i: index) {
+  %s = tgpu.alloc_shared [64, 32] padding [0, 1] : memref<64x33xi32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tgpu.tile_copy' op fold and permutation do not go together}}
+  tgpu.tile_copy %g to %s offsets [%i] tile [2048] {fold = 32 : i64, permutation = array<i64: 0>} : memref<4096xi32> to memref<64x33xi32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @copy_fold_too_wide(%g: memref<4096xi32>, %i: index) {
+  %s = tgpu.alloc_shared [64, 32] padding [0, 1] : memref<64x33xi32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tgpu.tile_copy' op fold 34 must be positive and fit in a shared row (33)}}
+  tgpu.tile_copy %g to %s offsets [%i] tile [2048] {fold = 34 : i64} : memref<4096xi32> to memref<64x33xi32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @copy_fold_tile_too_big(%g: memref<4096xi32>, %i: index) {
+  %s = tgpu.alloc_shared [64, 32] padding [0, 1] : memref<64x33xi32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tgpu.tile_copy' op tile (2049) does not fit in 64 rows of 32}}
+  tgpu.tile_copy %g to %s offsets [%i] tile [2049] {fold = 32 : i64} : memref<4096xi32> to memref<64x33xi32, #gpu.address_space<workgroup>>
+  return
+}

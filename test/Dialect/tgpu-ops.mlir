@@ -37,6 +37,19 @@ func.func @tile_copy_permuted(%P: memref<4096x8xf32>, %i: index, %j: index) {
   return
 }
 
+// A 1-D tile folded into the rows of a 2-D buffer (tessel-pad-banks' padding of a 1-D
+// buffer): tile element i at shared (i floordiv 32, i mod 32), rows padded to 33.
+
+// CHECK-LABEL: func.func @tile_copy_folded
+// CHECK:         tgpu.tile_copy %{{.*}} to %{{.*}} offsets [%{{.*}}] tile [2033] {fold = 32 : i64} : memref<16384xi32> to memref<64x33xi32, #gpu.address_space<workgroup>>
+// CHECK:         tgpu.tile_copy %{{.*}} to %{{.*}} offsets [%{{.*}}] tile [100] {fold = 32 : i64} : memref<64x33xi32, #gpu.address_space<workgroup>> to memref<?xi32>
+func.func @tile_copy_folded(%S: memref<16384xi32>, %T: memref<?xi32>, %o: index) {
+  %s = tgpu.alloc_shared [64, 32] padding [0, 1] : memref<64x33xi32, #gpu.address_space<workgroup>>
+  tgpu.tile_copy %S to %s offsets [%o] tile [2033] {fold = 32 : i64} : memref<16384xi32> to memref<64x33xi32, #gpu.address_space<workgroup>>
+  tgpu.tile_copy %s to %T offsets [%o] tile [100] {fold = 32 : i64} : memref<64x33xi32, #gpu.address_space<workgroup>> to memref<?xi32>
+  return
+}
+
 // The ops inside a kernel, as the shared-memory promotion emits them for one
 // k-step of gemm: copy both tiles in, barrier, compute, barrier.
 

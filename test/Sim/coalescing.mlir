@@ -6,7 +6,7 @@
 // OUT-NEXT: 69
 
 // A coalesced fp32 copy: 32 consecutive floats = 128 bytes = 4 sectors per request.
-// CHECK: "kernel": "copy", "device": "sim", "gpu": "h100", "grid": [1, 1, 1], "block": [32, 1, 1], "global_load_requests": 1, "global_load_sectors": 4, "global_store_requests": 1, "global_store_sectors": 4, "shared_load_requests": 0, "shared_load_wavefronts": 0, "shared_store_requests": 0, "shared_store_wavefronts": 0, "barriers": 0,
+// CHECK: "kernel": "copy", "device": "sim", "gpu": "h100", "grid": [1, 1, 1], "block": [32, 1, 1], "global_load_requests": 1, "global_load_sectors": 4, "global_store_requests": 1, "global_store_sectors": 4, "shared_load_requests": 0, "shared_load_wavefronts": 0, "shared_store_requests": 0, "shared_store_wavefronts": 0, "shared_ideal_wavefronts": {{[0-9]+}}, "barriers": 0,
 // A column walk of a 32x32 row-major array: 32 sectors per request; the store of one
 // fp32 per thread to consecutive addresses stays at 4.
 // CHECK: "kernel": "column", {{.*}} "global_load_requests": 1, "global_load_sectors": 32, "global_store_requests": 1, "global_store_sectors": 4,

@@ -3,7 +3,9 @@
 // is read in a rotated order, each thread starting at its own offset. Legal where the
 // loop's iterations may run in any order: no dependence carried (isl), or integer
 // reductions only. On sim the rotated reads take 1 wavefront per request instead of 16,
-// and the results are those of the original order.
+// and the results are those of the original order. Where the loop may not be reordered,
+// the buffer is folded into rows of 32 words padded by 1 (the padding leaf, for a 1-D
+// buffer): lanes 16 words apart fall 33 words apart every other lane, in 32 banks.
 // RUN: tessel-opt %s --tessel-schedule --tessel-tile --tessel-promote-shared --tessel-pad-banks 2>/dev/null | FileCheck %s
 // RUN: tessel-opt %s --tessel-schedule --tessel-tile --tessel-promote-shared --tessel-pad-banks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: tessel-run %s --device=sim | FileCheck %s --check-prefix=OUT
@@ -42,10 +44,15 @@ func.func @rows(%x: memref<16384xi32> loc("x"), %s: memref<1024xi32>) {
   return
 }
 
-// The same sum in f32: another order would round differently. The conflicts stay.
-// REMARK: pad-banks-reorder.mlir:[[@LINE+8]]:{{[0-9]+}}: remark: shared accesses with bank conflicts not reordered (paper 000 Fig. 4: access reordering): the loop carries a dependence: a floating-point reduction (another order would round differently)
+// The same sum in f32: another order would round differently. Not reordered: folded.
+// REMARK: pad-banks-reorder.mlir:[[@LINE+13]]:{{[0-9]+}}: remark: shared accesses with bank conflicts not reordered (paper 000 Fig. 4: access reordering): the loop carries a dependence: a floating-point reduction (another order would round differently)
+// REMARK: pad-banks-reorder.mlir:[[@LINE+12]]:{{[0-9]+}}: remark: shared buffer folded into rows of 32 padded by 1 element (paper 000 Fig. 4: padding, for a 1-D buffer): its strided accesses take 1.5 wavefronts per warp instead of 16 (on average over where a warp starts in a row)
 // CHECK-LABEL: func.func @rows_f32(
 // CHECK-NOT: mod 16
+// CHECK: %[[F:.*]] = tgpu.alloc_shared [128, 32] padding [0, 1] : memref<128x33xf32, #gpu.address_space<workgroup>>
+// CHECK: tgpu.tile_copy %{{.*}} to %[[F]] offsets [%[[O:.*]]] tile [4096] {fold = 32 : i64} : memref<16384xf32> to memref<128x33xf32, #gpu.address_space<workgroup>>
+// CHECK: affine.load %[[F]][(%{{.*}} * 16 + %{{.*}} - %[[O]]) floordiv 32, (%{{.*}} * 16 + %{{.*}} - %[[O]]) mod 32]
+// CHECK-LABEL: func.func @weighted(
 func.func @rows_f32(%x: memref<16384xf32> loc("x"), %s: memref<1024xf32>) {
   tpoly.scop share [#tpoly.share<"x">] tile_sizes [256, 16] {
     affine.for %i = 0 to 1024 {
@@ -61,10 +68,14 @@ func.func @rows_f32(%x: memref<16384xf32> loc("x"), %s: memref<1024xf32>) {
 }
 
 // The loop's counter also indexes w (all lanes read one element of it, promoted too):
-// a rotation would reorder those reads as well. Not reordered.
-// REMARK: pad-banks-reorder.mlir:[[@LINE+8]]:{{[0-9]+}}: remark: shared accesses with bank conflicts not reordered (paper 000 Fig. 4: access reordering): the loop's counter also indexes another array (its accesses would be reordered too)
-// CHECK-LABEL: func.func @weighted(
+// a rotation would reorder those reads as well. Not reordered: folded; w, read as a
+// broadcast, stays as it is.
+// REMARK: pad-banks-reorder.mlir:[[@LINE+11]]:{{[0-9]+}}: remark: shared accesses with bank conflicts not reordered (paper 000 Fig. 4: access reordering): the loop's counter also indexes another array (its accesses would be reordered too)
+// REMARK: pad-banks-reorder.mlir:[[@LINE+10]]:{{[0-9]+}}: remark: shared buffer folded into rows of 32 padded by 1 element
 // CHECK-NOT: mod 16
+// CHECK: tgpu.alloc_shared [128, 32] padding [0, 1] : memref<128x33xi32, #gpu.address_space<workgroup>>
+// CHECK: tgpu.alloc_shared [16] padding [0] : memref<16xi32, #gpu.address_space<workgroup>>
+// CHECK-LABEL: func.func @main(
 func.func @weighted(%x: memref<16384xi32> loc("x"), %w: memref<16xi32>, %s: memref<1024xi32>) {
   tpoly.scop share [#tpoly.share<"x">] tile_sizes [256, 16] {
     affine.for %i = 0 to 1024 {
@@ -87,7 +98,8 @@ func.func @weighted(%x: memref<16384xi32> loc("x"), %w: memref<16xi32>, %s: memr
 // OUT-NEXT: 975
 // OUT-NEXT: 94
 // PROFILE: "kernel": "rows_k0", {{.*}} "shared_load_requests": 512, "shared_load_wavefronts": 512,
-// PROFILE: "kernel": "rows_f32_k0", {{.*}} "shared_load_requests": 512, "shared_load_wavefronts": 8192,
+// PROFILE: "kernel": "rows_f32_k0", {{.*}} "shared_load_requests": 512, "shared_load_wavefronts": 512, "shared_store_requests": 512, "shared_store_wavefronts": 512, "shared_ideal_wavefronts": 1024,
+// PROFILE: "kernel": "weighted_k0", {{.*}} "shared_load_requests": 512, "shared_load_wavefronts": 512, "shared_store_requests": 512, "shared_store_wavefronts": 512, "shared_ideal_wavefronts": 1024,
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

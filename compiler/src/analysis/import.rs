@@ -328,9 +328,19 @@ impl Importer {
                 });
                 locals.push(q);
             }
+            // `fold = W`: the 1-D tile's element `q` at shared `(q floordiv W, q mod W)`.
+            let fold = attr(op, "fold");
+            let shared = match fold.ptr.is_null() {
+                true => locals.clone(),
+                false => {
+                    let w = mlirIntegerAttrGetValueInt(fold);
+                    let q = &locals[0];
+                    vec![format!("floor(({q}) / {w})"), format!("(({q}) mod {w})")]
+                }
+            };
             let (src, dst) = match shared_src {
-                true => (locals.clone(), global),
-                false => (global, locals.clone()),
+                true => (shared, global),
+                false => (global, shared),
             };
             let mut under = at.clone();
             self.access_in(ops[0], (src, exact), false, at, (&locals, &constraints))?;

@@ -59,13 +59,33 @@ const EXACT_REDUCTIONS: [&str; 9] = [
     "arith.minui",
 ];
 
+/// What reordering the loops that read a buffer does (or would do) to its conflicts.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Reordering {
+    /// Some loop's rotation takes fewer wavefronts.
+    pub improved: bool,
+    /// No conflict is left: every conflicting access is in a loop whose rotation takes
+    /// the ideal wavefronts (or none conflicts).
+    pub fixed: bool,
+    /// The wavefronts of the rotated loops' accesses, over all their steps, and the
+    /// number of those accesses' steps.
+    pub wavefronts: i64,
+    pub steps: i64,
+}
+
 /// Reorders the loops that read the 1-D shared buffer of `alloc` with conflicts, thread
-/// x walking `x` by `step` (see the module's documentation).
+/// x walking `x` by `step` (see the module's documentation); with `apply` false, only
+/// says what the reordering would do (no change, no remark).
 ///
 /// # Safety
 /// `alloc` is a live `tgpu.alloc_shared` at the top of a tile loop; `x` a counter of a
 /// point loop nested in that tile loop.
-pub(crate) unsafe fn reorder(alloc: MlirOperation, x: MlirValue, step: i64) -> Result<(), String> {
+pub(crate) unsafe fn reorder(
+    alloc: MlirOperation,
+    x: MlirValue,
+    step: i64,
+    apply: bool,
+) -> Result<Reordering, String> {
     unsafe {
         let buffer = mlirOperationGetResult(alloc, 0);
         let esz = element_bytes(mlirValueGetType(buffer)) as i64;
@@ -81,6 +101,10 @@ pub(crate) unsafe fn reorder(alloc: MlirOperation, x: MlirValue, step: i64) -> R
         // The innermost loop inside thread x's whose counter each conflicting access
         // uses, once each.
         let mut loops: Vec<(MlirOperation, MlirOperation)> = Vec::new();
+        let mut out = Reordering {
+            fixed: true,
+            ..Default::default()
+        };
         for (user, _) in uses(buffer) {
             if !matches!(op_name(user).as_str(), "affine.load" | "affine.store") {
                 continue;
@@ -91,6 +115,7 @@ pub(crate) unsafe fn reorder(alloc: MlirOperation, x: MlirValue, step: i64) -> R
                 continue;
             }
             let Some(l) = sequential_loop(user, x_loop) else {
+                out.fixed = false;
                 continue;
             };
             if !loops.iter().any(|(o, _)| mlirOperationEqual(*o, l)) {
@@ -111,7 +136,9 @@ pub(crate) unsafe fn reorder(alloc: MlirOperation, x: MlirValue, step: i64) -> R
                 (sx * lane + sk * kk) * esz
             };
             match plan(l, buffer, x) {
+                Err(_) if !apply => out.fixed = false,
                 Err(why) => {
+                    out.fixed = false;
                     let note = format!(
                         "shared accesses with bank conflicts not reordered (paper 000 Fig. 4: access reordering): {why}"
                     );
@@ -140,11 +167,19 @@ pub(crate) unsafe fn reorder(alloc: MlirOperation, x: MlirValue, step: i64) -> R
                         .map(|d| (d, cost(Some(d))))
                         .min_by_key(|(d, c)| (*c, *d))
                         .expect("divisors");
+                    let steps = p.trip * p.accesses.len() as i64;
                     if after >= before {
+                        out.fixed = false;
+                        continue;
+                    }
+                    out.improved = true;
+                    out.fixed &= after <= ideal * steps;
+                    out.wavefronts += after;
+                    out.steps += steps;
+                    if !apply {
                         continue;
                     }
                     rotate(l, x, by, p.trip)?;
-                    let steps = p.trip * p.accesses.len() as i64;
                     let note = format!(
                         "loop reordered for shared memory (paper 000 Fig. 4: access reordering): each thread starts at its own offset, and its shared accesses take {} wavefronts per warp instead of {} over the loop's {} steps",
                         fmt_ratio(after, steps),
@@ -155,12 +190,12 @@ pub(crate) unsafe fn reorder(alloc: MlirOperation, x: MlirValue, step: i64) -> R
                 }
             }
         }
-        Ok(())
+        Ok(out)
     }
 }
 
 /// `a / b` with up to two decimals.
-fn fmt_ratio(a: i64, b: i64) -> String {
+pub(super) fn fmt_ratio(a: i64, b: i64) -> String {
     let v = a as f64 / b.max(1) as f64;
     let s = format!("{v:.2}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()

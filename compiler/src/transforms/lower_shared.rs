@@ -122,6 +122,8 @@ pub(super) struct Copy {
     pub perm: Vec<usize>,
     /// The rows' order on the shared side's banks ([`copy_rows`]).
     pub order: (i64, i64),
+    /// `fold = W`: the 1-D tile's element `i` at shared `(i floordiv W, i mod W)`.
+    pub fold: Option<i64>,
     pub src_type: String,
     pub dst_type: String,
     pub elem: String,
@@ -164,6 +166,8 @@ impl Copy {
             for (d, &k) in perm.iter().enumerate() {
                 strides[k] = physical[d];
             }
+            let fold_attr = mlirOperationGetAttributeByName(op, crate::mlir::string_ref("fold"));
+            let fold = (!fold_attr.ptr.is_null()).then(|| mlirIntegerAttrGetValueInt(fold_attr));
             let order = match tile.len() == strides.len() && tile.len() >= 2 {
                 true => {
                     let (g, r, _) = copy_rows(&tile, &strides, element_bytes(shared) as i64);
@@ -188,6 +192,7 @@ impl Copy {
                 tile,
                 perm,
                 order,
+                fold,
                 src_type,
                 dst_type,
                 elem,
@@ -203,6 +208,7 @@ impl Copy {
             r: self.tile.len(),
             perm: &self.perm,
             remapped: self.tile.len() >= 2 && self.order.1 > 1,
+            fold: self.fold,
             shared_src: self.shared_src,
             types: (&self.src_type, &self.dst_type, &self.elem, self.zero),
         }
@@ -219,13 +225,7 @@ unsafe fn copy(op: MlirOperation) -> Result<(), String> {
         }
         let c = Copy::of(op)?;
         let unroll = unroll(launch_of(op), c.tile.iter().product());
-        let types = (
-            c.src_type.as_str(),
-            c.dst_type.as_str(),
-            c.elem.as_str(),
-            c.zero,
-        );
-        let text = copy_template(&c.tile, &c.perm, types, c.shared_src, c.order, unroll);
+        let text = copy_template(&c, unroll);
         instantiate(op, &text, &c.operands).map_err(|e| format!("{}: {e}", loc_text(op)))?;
         mlirOperationDestroy(op);
         Ok(())
@@ -315,20 +315,16 @@ pub(super) fn preamble(
     t
 }
 
-/// The cooperative copy of a tile of shape `tile` from `%src` to `%dst` (the shared side
-/// is `%src` when `shared_src`, its dimension `d` holding the tile's `perm[d]`), at
+/// The cooperative copy `c` of a tile of shape `tile` from `%src` to `%dst` (the shared side
+/// is `%src` when `shared_src`, its dimension `d` holding the tile's `perm[d]`, or with
+/// `fold` its rows holding the 1-D tile), at
 /// global offsets `%o0`, `%o1`, ..., each thread taking
 /// `unroll` elements per step of its loop: their loads first (each guarded, yielding
 /// `zero` of element type `elem` when outside), then their stores, so that the loads of
 /// a step are in flight together.
-fn copy_template(
-    tile: &[i64],
-    perm: &[usize],
-    (src_type, dst_type, elem, zero): (&str, &str, &str, &str),
-    shared_src: bool,
-    (g, rows_apart): (i64, i64),
-    unroll: i64,
-) -> String {
+fn copy_template(c: &Copy, unroll: i64) -> String {
+    let (tile, shared_src, (g, rows_apart)) = (&c.tile, c.shared_src, c.order);
+    let (src_type, dst_type) = (c.src_type.as_str(), c.dst_type.as_str());
     let r = tile.len();
     let global = if shared_src { "%dst" } else { "%src" };
     let offsets: Vec<String> = (0..r).map(|k| format!("%o{k}: index")).collect();
@@ -338,7 +334,6 @@ fn copy_template(
         offsets.join(", "),
         preamble(tile, (global, global_type), (g, rows_apart), unroll)
     );
-    let remapped = r >= 2 && rows_apart > 1;
     // The interior fast path: a box wholly inside the global memref (every tile but
     // the boundary ones) needs no guard on any element.
     for k in 0..r {
@@ -351,13 +346,7 @@ fn copy_template(
             "  %ge{k} = arith.cmpi sge, %o{k}, %k0 : index\n  %end{k} = arith.addi %o{k}, %t{k} : index\n  %le{k} = arith.cmpi sle, %end{k}, %n{k} : index\n  %gl{k} = arith.andi %ge{k}, %le{k} : i1\n  %inside{k} = arith.andi {prev}, %gl{k} : i1\n"
         );
     }
-    let step = Step {
-        r,
-        perm,
-        remapped,
-        shared_src,
-        types: (src_type, dst_type, elem, zero),
-    };
+    let step = c.step();
     // Inside: steps of `unroll` elements while all are in the tile, then one element
     // per step for the rest.
     t += &format!(
@@ -381,6 +370,9 @@ pub(super) struct Step<'a> {
     /// Shared dimension `d` holds tile dimension `perm[d]`.
     perm: &'a [usize],
     remapped: bool,
+    /// `fold = W` of the copy: the shared side's indices are the element's row and
+    /// column in rows of `W`.
+    fold: Option<i64>,
     shared_src: bool,
     types: (&'a str, &'a str, &'a str, &'a str),
 }
@@ -452,7 +444,15 @@ impl Step<'_> {
             }
         }
         let g: Vec<String> = (0..r).map(|k| format!("%{p}g{k}_{u}")).collect();
-        let l: Vec<String> = self.perm.iter().map(|k| format!("%{p}l{k}_{u}")).collect();
+        let l: Vec<String> = match self.fold {
+            Some(w) => {
+                t += &format!(
+                    "    %{p}fw_{u} = arith.constant {w} : index\n    %{p}fr_{u} = arith.divui %{p}l0_{u}, %{p}fw_{u} : index\n    %{p}fc_{u} = arith.remui %{p}l0_{u}, %{p}fw_{u} : index\n"
+                );
+                vec![format!("%{p}fr_{u}"), format!("%{p}fc_{u}")]
+            }
+            None => self.perm.iter().map(|k| format!("%{p}l{k}_{u}")).collect(),
+        };
         let (si, di) = if self.shared_src { (&l, &g) } else { (&g, &l) };
         let store = format!(
             "memref.store %{p}v_{u}, %dst[{}] : {dst_type}",

@@ -25,7 +25,11 @@
 //! - Not 2-D (a 1-D buffer, no rows to pad): associative? Where each thread reads the
 //!   buffer in a sequential loop whose iterations may run in any order (no carried
 //!   dependence, or exact integer reductions), the access-reordering leaf rotates the
-//!   loop per thread ([`super::access_reorder`]).
+//!   loop per thread ([`super::access_reorder`]). Where that leaves conflicts (no such
+//!   loop, or lanes that still share banks after the rotation), the buffer is folded
+//!   into rows of one pass over the banks and those rows are padded ([`pad_1d`]):
+//!   `tgpu.alloc_shared [R, 32] padding [0, p]`, subscripts `e` rewritten as
+//!   `(e floordiv 32, e mod 32)`, copies given `fold = 32`.
 //!
 //! A reordering is written as the copy's `permutation` and the accesses' subscripts
 //! reordered; it is kept only where, with its own best padding, it takes no more
@@ -39,9 +43,10 @@
 //! remark names the leaf and says how many wavefronts the accesses took before and
 //! after.
 //!
-//! Not done: the thread-remapping leaf for the kernel's own accesses (a 1-D buffer
-//! whose loop may not be reordered keeps its conflicts, with a remark); a warp spanning
-//! several rows of threads (thread x narrower than 32) is analysed along x alone.
+//! Not done: the thread-remapping leaf for the kernel's own accesses (the fold takes its
+//! place for 1-D buffers); a warp spanning several rows of threads (thread x narrower
+//! than 32) is analysed along x alone; where a warp starts within a folded row is not
+//! known here, so the fold's pad is chosen on average over the row's places.
 //!
 //! Precondition: `tessel-promote-shared` ran; `tessel-map-to-gpu` runs next. Spec: paper
 //! 000 sec. 4 (bank conflicts, eqs. 20-21, Fig. 4, Table 1); ARCHITECTURE.md "IR at
@@ -58,6 +63,7 @@
 //!                                          // writes 33 words apart: 32 banks
 //! ```
 
+use super::access_reorder::fmt_ratio;
 use super::map_to_gpu::band_ops;
 use crate::analysis::coalescing::{coefficients, element_bytes, thread_order};
 use crate::mlir::{has_attr as has, instantiate, int_attr, iv, op_name, print_type, string_ref};
@@ -354,11 +360,11 @@ unsafe fn pad(alloc: MlirOperation, x: MlirValue, step: i64) -> Result<(), Strin
         if padding.iter().any(|p| *p != 0) {
             return Ok(());
         }
+        let u = uses(buffer, mlirOperationGetParentOperation(alloc), x);
         // Not 2-D: no rows to pad or swap (Fig. 4: "2D & strided?" no, "associative?").
         if shape.len() < 2 {
-            return super::access_reorder::reorder(alloc, x, step);
+            return pad_1d(alloc, x, step, &u);
         }
-        let u = uses(buffer, mlirOperationGetParentOperation(alloc), x);
         if u.accesses.is_empty() {
             return Ok(());
         }
@@ -438,6 +444,153 @@ unsafe fn pad(alloc: MlirOperation, x: MlirValue, step: i64) -> Result<(), Strin
         );
         let loc = mlirOperationGetLocation(made);
         tessel_dialects::tesselEmitRemark(loc, string_ref(&note));
+        Ok(())
+    }
+}
+
+/// A 1-D buffer's fold into rows (see [`pad_1d`]).
+struct Fold {
+    /// Elements per row, and the pad after each row.
+    width: i64,
+    pad: i64,
+    /// The conflicting accesses' wavefronts over their warps (each at every place of
+    /// lane 0 in a row), before and after, and the number of those warps.
+    before: i64,
+    after: i64,
+    warps: i64,
+}
+
+/// Where logical element `e` of a buffer folded into rows of `w` padded by `p` lives.
+fn folded(e: i64, w: i64, p: i64) -> i64 {
+    e.div_euclid(w) * (w + p) + e.rem_euclid(w)
+}
+
+/// The fold of a 1-D buffer of `n` elements of `esz` bytes with uses `u` (lanes walking
+/// thread x by `step`) into rows of one pass over the banks (32 4-byte elements), padded
+/// by the smallest `p` in `1..=32` that gives the fewest wavefronts over its loads and
+/// stores (each counted with lane 0 at every place in a row, since where a warp starts
+/// is not known here), then over the cooperative copies' writes; `None` where no pad
+/// takes fewer than the buffer unfolded, or a use is neither an affine load or store nor
+/// a copy that could fold.
+fn fold_plan(n: i64, u: &Uses, step: i64, esz: i64) -> Option<Fold> {
+    let w = (BANKS * 4 / esz.max(1)).max(1);
+    if !u.reorderable || n <= w {
+        return None;
+    }
+    let ideal = wavefronts(esz, |l| l * esz);
+    let lane_strides: Vec<i64> = u.accesses.iter().map(|c| c[0] * step).collect();
+    let read = |s: i64, p: i64| -> i64 {
+        (0..w)
+            .map(|b| wavefronts(esz, |l| folded(b + l * s, w, p) * esz))
+            .sum()
+    };
+    let copies = |p: i64| -> i64 {
+        u.copies
+            .iter()
+            .map(|tile| {
+                let total = tile[0];
+                (0..((total + WARP - 1) / WARP).min(4))
+                    .map(|k| wavefronts(esz, |l| folded((k * WARP + l).min(total - 1), w, p) * esz))
+                    .sum::<i64>()
+            })
+            .sum()
+    };
+    let cost =
+        |p: i64| -> (i64, i64) { (lane_strides.iter().map(|s| read(*s, p)).sum(), copies(p)) };
+    let best = (1..=MAX_PAD).min_by_key(|p| (cost(*p), *p))?;
+    if cost(best) >= cost(0) {
+        return None;
+    }
+    // The conflicting accesses' average per warp.
+    let conflicting: Vec<i64> = lane_strides
+        .iter()
+        .copied()
+        .filter(|s| read(*s, 0) > ideal * w)
+        .collect();
+    let total = |p: i64| -> i64 { conflicting.iter().map(|s| read(*s, p)).sum() };
+    Some(Fold {
+        width: w,
+        pad: best,
+        before: total(0),
+        after: total(best),
+        warps: w * conflicting.len() as i64,
+    })
+}
+
+/// Paper 000 Fig. 4 for a 1-D buffer (no rows to pad or swap): where each thread reads
+/// it in a loop whose iterations may run in any order, the access-reordering leaf
+/// ([`super::access_reorder`]); where that leaves conflicts (no such loop, or lanes that
+/// still share banks) and folding the buffer into padded rows takes fewer wavefronts
+/// ([`fold_plan`]), the fold: `tgpu.alloc_shared [R, W] padding [0, p]`, each access's
+/// subscript `e` rewritten as `(e floordiv W, e mod W)` and each copy given `fold = W`
+/// (lanes 16 words apart, 16 to a bank, land 33 words apart every other lane: 32 banks).
+unsafe fn pad_1d(alloc: MlirOperation, x: MlirValue, step: i64, u: &Uses) -> Result<(), String> {
+    unsafe {
+        use super::access_reorder::reorder;
+        let r = reorder(alloc, x, step, false)?;
+        if !r.fixed {
+            let buffer = mlirOperationGetResult(alloc, 0);
+            let esz = element_bytes(mlirValueGetType(buffer)) as i64;
+            let n = dense(alloc, "shape")[0];
+            // Per warp, the fold's average against the rotation's.
+            match fold_plan(n, u, step, esz) {
+                Some(f) if !r.improved || f.after * r.steps < r.wavefronts * f.warps => {
+                    if !r.improved {
+                        // Rotates nothing; says why each loop is not reordered.
+                        reorder(alloc, x, step, true)?;
+                    }
+                    return fold(alloc, n, &f);
+                }
+                _ => {}
+            }
+        }
+        reorder(alloc, x, step, true).map(|_| ())
+    }
+}
+
+/// Folds the 1-D buffer of `alloc` (`n` elements) as `f` says.
+unsafe fn fold(alloc: MlirOperation, n: i64, f: &Fold) -> Result<(), String> {
+    unsafe {
+        let w = f.width;
+        let rows = (n + w - 1) / w;
+        let made = replace_alloc(alloc, &[rows, w], f.pad)?;
+        let buffer = mlirOperationGetResult(made, 0);
+        let ctx = mlirOperationGetContext(made);
+        for (user, _) in crate::mlir::uses(buffer) {
+            match op_name(user).as_str() {
+                "affine.load" | "affine.store" => {
+                    let name = string_ref("map");
+                    let map =
+                        mlirAffineMapAttrGetValue(mlirOperationGetAttributeByName(user, name));
+                    let e = mlirAffineMapGetResult(map, 0);
+                    let c = mlirAffineConstantExprGet(ctx, w);
+                    let mut results = [mlirAffineFloorDivExprGet(e, c), mlirAffineModExprGet(e, c)];
+                    let folded = mlirAffineMapGet(
+                        ctx,
+                        mlirAffineMapGetNumDims(map),
+                        mlirAffineMapGetNumSymbols(map),
+                        2,
+                        results.as_mut_ptr(),
+                    );
+                    mlirOperationSetAttributeByName(user, name, mlirAffineMapAttrGet(folded));
+                }
+                "tgpu.tile_copy" => {
+                    let attr = mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), w);
+                    mlirOperationSetAttributeByName(user, string_ref("fold"), attr);
+                }
+                other => {
+                    return Err(format!("cannot fold a shared buffer used by {other}"));
+                }
+            }
+        }
+        let note = format!(
+            "shared buffer folded into rows of {w} padded by {} element{} (paper 000 Fig. 4: padding, for a 1-D buffer): its strided accesses take {} wavefronts per warp instead of {} (on average over where a warp starts in a row)",
+            f.pad,
+            if f.pad == 1 { "" } else { "s" },
+            fmt_ratio(f.after, f.warps),
+            fmt_ratio(f.before, f.warps)
+        );
+        tessel_dialects::tesselEmitRemark(mlirOperationGetLocation(made), string_ref(&note));
         Ok(())
     }
 }
@@ -551,6 +704,36 @@ mod tests {
             seen.sort_unstable();
             assert_eq!(seen, (0..rows).collect::<Vec<_>>());
         }
+    }
+
+    #[test]
+    fn folds_strided_1d_buffers() {
+        // Lanes 16 words apart: 16 to a bank; in rows of 32 padded by 1, every other
+        // lane 33 words on: 32 banks.
+        assert_eq!(folded(33, 32, 1), 34);
+        assert_eq!(wavefronts(4, |l| folded(l * 16, 32, 0) * 4), 16);
+        assert_eq!(wavefronts(4, |l| folded(l * 16, 32, 1) * 4), 1);
+        let strided = Uses {
+            accesses: vec![vec![16]],
+            copies: vec![vec![2033]],
+            fields: false,
+            reorderable: true,
+        };
+        let f = fold_plan(2033, &strided, 1, 4).expect("a fold");
+        assert_eq!((f.width, f.pad), (32, 1));
+        assert!(f.after * 8 < f.before, "{} vs {}", f.after, f.before);
+        // Consecutive lanes, or a buffer that may not be rewritten: no fold.
+        let consecutive = Uses {
+            accesses: vec![vec![1]],
+            ..strided
+        };
+        assert!(fold_plan(2033, &consecutive, 1, 4).is_none());
+        let other_use = Uses {
+            accesses: vec![vec![16]],
+            reorderable: false,
+            ..consecutive
+        };
+        assert!(fold_plan(2033, &other_use, 1, 4).is_none());
     }
 
     #[test]

@@ -80,9 +80,51 @@ LogicalResult AllocSharedOp::verify() {
 
 bool TileCopyOp::isCopyOut() { return isWorkgroupMemRef(getSrc().getType()); }
 
+/// The checks of a copy with `fold = W`: a 1-D tile in the rows of a 2-D shared
+/// buffer.
+LogicalResult TileCopyOp::verifyFold(int64_t fold) {
+  auto srcType = cast<MemRefType>(getSrc().getType());
+  auto dstType = cast<MemRefType>(getDst().getType());
+  bool srcShared = isWorkgroupMemRef(srcType);
+  if (srcShared == isWorkgroupMemRef(dstType))
+    return emitOpError("expected exactly one of src and dst in the workgroup "
+                       "address space");
+  MemRefType sharedType = srcShared ? srcType : dstType;
+  MemRefType globalType = srcShared ? dstType : srcType;
+  if (srcType.getElementType() != dstType.getElementType())
+    return emitOpError() << "src element type " << srcType.getElementType()
+                         << " does not match dst element type "
+                         << dstType.getElementType();
+  if (globalType.getRank() != 1 || sharedType.getRank() != 2 ||
+      !sharedType.hasStaticShape())
+    return emitOpError() << "with fold, expected a 1-D global side and a "
+                            "static 2-D shared side, got "
+                         << srcType << " to " << dstType;
+  if (getPermutation())
+    return emitOpError("fold and permutation do not go together");
+  if (getOffsets().size() != 1 || getTile().size() != 1)
+    return emitOpError("with fold, expected one offset and one tile size (the "
+                       "global side's)");
+  int64_t tile = getTile()[0];
+  if (tile <= 0)
+    return emitOpError() << "tile size #0 is " << tile
+                         << "; tile sizes must be positive";
+  if (fold <= 0 || fold > sharedType.getDimSize(1))
+    return emitOpError() << "fold " << fold
+                         << " must be positive and fit in a shared row ("
+                         << sharedType.getDimSize(1) << ")";
+  if (tile > sharedType.getDimSize(0) * fold)
+    return emitOpError() << "tile (" << tile << ") does not fit in "
+                         << sharedType.getDimSize(0) << " rows of " << fold;
+  return success();
+}
+
 LogicalResult TileCopyOp::verify() {
   auto srcType = cast<MemRefType>(getSrc().getType());
   auto dstType = cast<MemRefType>(getDst().getType());
+  std::optional<int64_t> fold = getFold();
+  if (fold)
+    return verifyFold(*fold);
   if (srcType.getRank() != dstType.getRank())
     return emitOpError() << "src rank " << srcType.getRank()
                          << " does not match dst rank " << dstType.getRank();

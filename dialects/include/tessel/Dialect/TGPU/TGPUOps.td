@@ -76,12 +76,20 @@ def TGPU_TileCopyOp : TGPU_Op<"tile_copy"> {
     shared element `(i_permutation[0], ..., i_permutation[n])`. The op does not synchronize: put a `gpu.barrier` between the copy
     and the first access of the other threads.
 
-    Verifier: `src` and `dst` have the same rank and element type, there is
-    one offset per source dimension, `tile` has one positive entry per
-    dimension, exactly one side is in workgroup memory, `permutation` (when
-    present) is a permutation of `0..rank`, and the tile fits in the (static)
-    shared buffer: `tile[permutation[d]] <= shared.shape[d]` (the identity
-    without `permutation`).
+    An optional `fold = W` stores a 1-D tile in the rows of a 2-D shared
+    buffer (bank-conflict padding of a 1-D buffer, `tessel-pad-banks`): tile
+    element `i` lives at shared `(i floordiv W, i mod W)`, so that rows of `W`
+    elements padded to the buffer's row width spread strided accesses over
+    the banks.
+
+    Verifier: `src` and `dst` have the same rank (with `fold`: the global
+    side rank 1, the shared side rank 2) and element type, there is one
+    offset and one positive `tile` entry per dimension of the global side,
+    exactly one side is in workgroup memory, `permutation` (when present, and
+    never with `fold`) is a permutation of `0..rank`, and the tile fits in the
+    (static) shared buffer: `tile[permutation[d]] <= shared.shape[d]` (the
+    identity without `permutation`); with `fold`, `0 < W <= shared.shape[1]`
+    and `tile[0] <= shared.shape[0] * W`.
 
     ```mlir
     tgpu.tile_copy %A to %sA offsets [%i, %k] tile [32, 32]
@@ -91,6 +99,10 @@ def TGPU_TileCopyOp : TGPU_Op<"tile_copy"> {
     // a 256x8 tile stored as 8x256: global (%i + a, b) at shared (b, a)
     tgpu.tile_copy %P to %sP offsets [%i, %c0] tile [256, 8] {permutation = array<i64: 1, 0>}
         : memref<4096x8xf32> to memref<8x260xf32, #gpu.address_space<workgroup>>
+    // 2033 elements in rows of 32 padded to 33: global %o + i at shared
+    // (i floordiv 32, i mod 32)
+    tgpu.tile_copy %S to %sS offsets [%o] tile [2033] {fold = 32 : i64}
+        : memref<16384xi32> to memref<64x33xi32, #gpu.address_space<workgroup>>
     ```
   }];
   let arguments = (ins
@@ -98,7 +110,8 @@ def TGPU_TileCopyOp : TGPU_Op<"tile_copy"> {
     Arg<AnyMemRef, "the memref written to", [MemWrite]>:$dst,
     Variadic<Index>:$offsets,
     DenseI64ArrayAttr:$tile,
-    OptionalAttr<DenseI64ArrayAttr>:$permutation
+    OptionalAttr<DenseI64ArrayAttr>:$permutation,
+    OptionalAttr<I64Attr>:$fold
   );
   let assemblyFormat = [{
     $src `to` $dst `offsets` ` ` `[` $offsets `]` `tile` $tile attr-dict
@@ -112,6 +125,8 @@ def TGPU_TileCopyOp : TGPU_Op<"tile_copy"> {
     ::mlir::Value getSharedMemref() { return isCopyOut() ? getSrc() : getDst(); }
     /// The global side, which `offsets` index.
     ::mlir::Value getGlobalMemref() { return isCopyOut() ? getDst() : getSrc(); }
+    /// The checks of a copy with `fold`.
+    ::mlir::LogicalResult verifyFold(int64_t fold);
   }];
 }
 
