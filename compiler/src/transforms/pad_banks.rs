@@ -558,22 +558,11 @@ unsafe fn fold(alloc: MlirOperation, n: i64, f: &Fold) -> Result<(), String> {
         let ctx = mlirOperationGetContext(made);
         for (user, _) in crate::mlir::uses(buffer) {
             match op_name(user).as_str() {
-                "affine.load" | "affine.store" => {
-                    let name = string_ref("map");
-                    let map =
-                        mlirAffineMapAttrGetValue(mlirOperationGetAttributeByName(user, name));
+                "affine.load" | "affine.store" => set_subscripts(user, |map| {
                     let e = mlirAffineMapGetResult(map, 0);
                     let c = mlirAffineConstantExprGet(ctx, w);
-                    let mut results = [mlirAffineFloorDivExprGet(e, c), mlirAffineModExprGet(e, c)];
-                    let folded = mlirAffineMapGet(
-                        ctx,
-                        mlirAffineMapGetNumDims(map),
-                        mlirAffineMapGetNumSymbols(map),
-                        2,
-                        results.as_mut_ptr(),
-                    );
-                    mlirOperationSetAttributeByName(user, name, mlirAffineMapAttrGet(folded));
-                }
+                    vec![mlirAffineFloorDivExprGet(e, c), mlirAffineModExprGet(e, c)]
+                }),
                 "tgpu.tile_copy" => {
                     let attr = mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), w);
                     mlirOperationSetAttributeByName(user, string_ref("fold"), attr);
@@ -631,6 +620,27 @@ unsafe fn replace_alloc(
     }
 }
 
+/// Replaces the subscripts of the affine load or store `access` by `f` of its map (the
+/// same dimensions and symbols).
+unsafe fn set_subscripts(
+    access: MlirOperation,
+    f: impl FnOnce(MlirAffineMap) -> Vec<MlirAffineExpr>,
+) {
+    unsafe {
+        let name = string_ref("map");
+        let map = mlirAffineMapAttrGetValue(mlirOperationGetAttributeByName(access, name));
+        let mut results = f(map);
+        let new = mlirAffineMapGet(
+            mlirOperationGetContext(access),
+            mlirAffineMapGetNumDims(map),
+            mlirAffineMapGetNumSymbols(map),
+            results.len() as isize,
+            results.as_mut_ptr(),
+        );
+        mlirOperationSetAttributeByName(access, name, mlirAffineMapAttrGet(new));
+    }
+}
+
 /// Reorders the subscripts of every use of `alloc`'s buffer to the dimension order
 /// `perm` (shared dimension `d` holds the old `perm[d]`): each affine load's and store's
 /// map results, and each copy's `permutation`.
@@ -640,23 +650,11 @@ unsafe fn reorder_uses(alloc: MlirOperation, perm: &[usize]) -> Result<(), Strin
         let ctx = mlirOperationGetContext(alloc);
         for (user, _) in crate::mlir::uses(buffer) {
             match op_name(user).as_str() {
-                "affine.load" | "affine.store" => {
-                    let name = string_ref("map");
-                    let map =
-                        mlirAffineMapAttrGetValue(mlirOperationGetAttributeByName(user, name));
-                    let mut results: Vec<MlirAffineExpr> = perm
-                        .iter()
+                "affine.load" | "affine.store" => set_subscripts(user, |map| {
+                    perm.iter()
                         .map(|&k| mlirAffineMapGetResult(map, k as isize))
-                        .collect();
-                    let reordered = mlirAffineMapGet(
-                        ctx,
-                        mlirAffineMapGetNumDims(map),
-                        mlirAffineMapGetNumSymbols(map),
-                        results.len() as isize,
-                        results.as_mut_ptr(),
-                    );
-                    mlirOperationSetAttributeByName(user, name, mlirAffineMapAttrGet(reordered));
-                }
+                        .collect()
+                }),
                 "tgpu.tile_copy" => {
                     let p: Vec<i64> = perm.iter().map(|&k| k as i64).collect();
                     let attr = mlirDenseI64ArrayGet(ctx, p.len() as isize, p.as_ptr());
