@@ -12,7 +12,11 @@
 //!    weighted by how often; [`crate::analysis::coalescing`]), the inner one on a tie;
 //!    else a 1-D kernel of 256 threads per block. A coincident tile loop (`tpoly.tile`,
 //!    its tile size) with the coincident tile loop of the same band inside it instead
-//!    becomes a 2-D grid of one block per tile (else a 1-D grid), and the two point loops
+//!    becomes a 2-D grid of one block per tile (else a 1-D grid; the inner tile loop's
+//!    bounds may use the outer one's counter, a triangular tile space: the grid is then
+//!    a box around its tiles, from the bounds' extremes at the outer range's ends, and
+//!    each block runs only where its tile is within the loop's own bounds, a guard on
+//!    the block ids alone), and the two point loops
 //!    of those members (found down the band's perfectly nested loops; the tile loops of
 //!    other members in between stay loops in the kernel) run over the block's threads:
 //!    thread t takes points t, t + block extent, ... of its tile (PPCG sec. 6.3, Fig. 2).
@@ -211,38 +215,41 @@ unsafe fn ops_of(b: MlirBlock) -> Vec<MlirOperation> {
         .collect()
 }
 
-/// The parallel loop that is the only operation of `outer`'s body, with bounds that do
-/// not use `outer`'s counter.
-unsafe fn inner_parallel(outer: MlirOperation) -> Option<MlirOperation> {
-    let ops = unsafe { ops_of(body(outer)) };
-    let [inner] = ops.as_slice() else {
-        return None;
-    };
-    let counter = unsafe { iv(outer) };
-    let uses_counter = (0..unsafe { mlirOperationGetNumOperands(*inner) })
-        .any(|k| unsafe { mlirOperationGetOperand(*inner, k) }.ptr == counter.ptr);
-    (unsafe { parallel(*inner) } && !uses_counter).then_some(*inner)
-}
-
 /// `o` and the parallel loops nested in it that a kernel can run together: each the
 /// only operation of the one before, with bounds that use none of their counters (at
-/// most three: a grid's dimensions).
-unsafe fn nest(o: MlirOperation) -> Vec<MlirOperation> {
+/// most three: a grid's dimensions). With `hull`, a loop of step 1 whose bounds use
+/// the counters of those outside it (a triangular tile space) is taken too: the grid
+/// then spans a box around its iterations and each block checks the loop's own bounds
+/// ([`host_bounds`]).
+unsafe fn nest(o: MlirOperation, hull: bool) -> Vec<MlirOperation> {
     let mut loops = vec![o];
     while loops.len() < 3 {
-        let Some(m) = (unsafe { inner_parallel(loops[loops.len() - 1]) }) else {
-            break;
-        };
-        let outer_counter = (0..unsafe { mlirOperationGetNumOperands(m) }).any(|k| {
-            let v = unsafe { mlirOperationGetOperand(m, k) };
-            loops.iter().any(|l| unsafe { iv(*l) }.ptr == v.ptr)
-        });
-        if outer_counter {
+        let ops = unsafe { ops_of(body(loops[loops.len() - 1])) };
+        let [m] = ops.as_slice() else { break };
+        if !unsafe { parallel(*m) } {
             break;
         }
-        loops.push(m);
+        let outer_counter = (0..unsafe { mlirOperationGetNumOperands(*m) }).any(|k| {
+            let v = unsafe { mlirOperationGetOperand(*m, k) };
+            loops.iter().any(|l| unsafe { iv(*l) }.ptr == v.ptr)
+        });
+        if outer_counter && !(hull && unsafe { int_attr(*m, "step") } == Some(1)) {
+            break;
+        }
+        loops.push(*m);
     }
     loops
+}
+
+/// The counters of `loops[..m]` that the bounds of `loops[m]` use.
+unsafe fn outer_counters(loops: &[MlirOperation], m: usize) -> Vec<usize> {
+    (0..m)
+        .filter(|j| {
+            let c = unsafe { iv(loops[*j]) };
+            (0..unsafe { mlirOperationGetNumOperands(loops[m]) })
+                .any(|k| unsafe { mlirOperationGetOperand(loops[m], k) }.ptr == c.ptr)
+        })
+        .collect()
 }
 
 /// The tiled kernel of the parallel loop `o` when it is a tile loop (`tpoly.tile`, from
@@ -254,7 +261,7 @@ unsafe fn plan_tiled(o: MlirOperation, privacy: &Privacy) -> Option<Action> {
     unsafe {
         let band = int_attr(o, "tpoly.band")?;
         int_attr(o, "tpoly.tile")?;
-        let tiles: Vec<MlirOperation> = nest(o)
+        let tiles: Vec<MlirOperation> = nest(o, true)
             .into_iter()
             .take_while(|t| {
                 int_attr(*t, "tpoly.tile").is_some() && int_attr(*t, "tpoly.band") == Some(band)
@@ -438,7 +445,7 @@ unsafe fn plan(b: MlirBlock, top: bool, privacy: &Privacy) -> Result<Vec<Action>
         let kernel = match unsafe { parallel(o) } {
             false => None,
             true => {
-                let mut loops = unsafe { nest(o) };
+                let mut loops = unsafe { nest(o, false) };
                 let mut found = None;
                 while !loops.is_empty() && found.is_none() {
                     found = unsafe { privacy.private(o, loops[loops.len() - 1]) }
@@ -542,39 +549,159 @@ const TRIPS: &str =
   return %n, %g1 : index, index
 }";
 
-/// The lower bound, upper bound and step of `l` as host values before `at`.
-unsafe fn bounds(l: MlirOperation, at: MlirOperation) -> Result<[MlirValue; 3], String> {
+/// The bound maps of the loop `l`, its operands, and how many of them the lower bound
+/// takes.
+unsafe fn bound_maps(l: MlirOperation) -> (MlirAffineMap, MlirAffineMap, Vec<MlirValue>, usize) {
     unsafe {
-        let ctx = mlirOperationGetContext(l);
-        let ops: Vec<MlirValue> = (0..mlirOperationGetNumOperands(l))
-            .map(|k| mlirOperationGetOperand(l, k))
-            .collect();
         let attr = |n: &str| mlirOperationGetAttributeByName(l, string_ref(n));
         let lb = mlirAffineMapAttrGetValue(attr("lowerBoundMap"));
         let ub = mlirAffineMapAttrGetValue(attr("upperBoundMap"));
-        let nl = mlirAffineMapGetNumInputs(lb) as usize;
-        let step = mlirIntegerAttrGetValueInt(attr("step"));
+        let ops: Vec<MlirValue> = (0..mlirOperationGetNumOperands(l))
+            .map(|k| mlirOperationGetOperand(l, k))
+            .collect();
+        (lb, ub, ops, mlirAffineMapGetNumInputs(lb) as usize)
+    }
+}
+
+/// An `affine.max`, `affine.min` or `affine.apply` of `map` on `operands` before `at`
+/// (located at `loc_of`), and its result.
+unsafe fn affine_op(
+    name: &str,
+    map: MlirAffineMap,
+    operands: &[MlirValue],
+    at: MlirOperation,
+    loc_of: MlirOperation,
+) -> MlirValue {
+    unsafe {
+        let ctx = mlirOperationGetContext(at);
         let index = mlirIndexTypeGet(ctx);
-        let make = |name: &str, map: MlirAffineMap, operands: &[MlirValue]| {
-            let mut s = mlirOperationStateGet(string_ref(name), mlirOperationGetLocation(l));
-            mlirOperationStateAddOperands(&mut s, operands.len() as isize, operands.as_ptr());
-            mlirOperationStateAddResults(&mut s, 1, &index);
-            let a = mlirNamedAttributeGet(
-                mlirIdentifierGet(ctx, string_ref("map")),
-                mlirAffineMapAttrGet(map),
-            );
-            mlirOperationStateAddAttributes(&mut s, 1, &a);
-            let op = mlirOperationCreate(&mut s);
-            mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, op);
-            mlirOperationGetResult(op, 0)
-        };
-        let lo = make("affine.max", lb, &ops[..nl]);
-        let hi = make("affine.min", ub, &ops[nl..]);
-        let text = format!(
-            "func.func @c() -> index {{ %c = arith.constant {step} : index return %c : index }}"
+        let mut s = mlirOperationStateGet(string_ref(name), mlirOperationGetLocation(loc_of));
+        mlirOperationStateAddOperands(&mut s, operands.len() as isize, operands.as_ptr());
+        mlirOperationStateAddResults(&mut s, 1, &index);
+        let a = mlirNamedAttributeGet(
+            mlirIdentifierGet(ctx, string_ref("map")),
+            mlirAffineMapAttrGet(map),
         );
-        let (s, _) = instantiate(at, &text, &[])?;
-        Ok([lo, hi, s[0]])
+        mlirOperationStateAddAttributes(&mut s, 1, &a);
+        let op = mlirOperationCreate(&mut s);
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, op);
+        mlirOperationGetResult(op, 0)
+    }
+}
+
+/// The lower bound, upper bound and step of `l` as host values before `at`.
+unsafe fn bounds(l: MlirOperation, at: MlirOperation) -> Result<[MlirValue; 3], String> {
+    unsafe {
+        let (lb, ub, ops, nl) = bound_maps(l);
+        let lo = affine_op("affine.max", lb, &ops[..nl], at, l);
+        let hi = affine_op("affine.min", ub, &ops[nl..], at, l);
+        let step = int_attr(l, "step").unwrap_or(1);
+        Ok([lo, hi, constant(at, step)?])
+    }
+}
+
+/// The bounds of `loops[m]` on the host before `at`, as [`bounds`]; where they use the
+/// counters of loops outside it in the nest (a triangular tile space, [`nest`]), a box
+/// around all its iterations instead: each of its bounds' affine results `l_k`, `u_k`
+/// is affine in those counters, so its extremes over their ranges are at the ranges'
+/// corners, and `max_k min l_k <= min lb`, `min_k max u_k >= max ub`. The kernel checks
+/// the loop's own bounds ([`guard_hulled`]).
+unsafe fn host_bounds(
+    loops: &[MlirOperation],
+    m: usize,
+    at: MlirOperation,
+) -> Result<[MlirValue; 3], String> {
+    unsafe {
+        let l = loops[m];
+        let outer = outer_counters(loops, m);
+        if outer.is_empty() {
+            return bounds(l, at);
+        }
+        // Each outer counter's first and last values.
+        let mut ends = Vec::new();
+        for &j in &outer {
+            let [lo, hi, _] = host_bounds(loops, j, at)?;
+            let (last, _) = instantiate(
+                at,
+                "func.func @last(%h: index) -> index {\n  %one = arith.constant 1 : index\n  %l = arith.subi %h, %one : index\n  return %l : index\n}",
+                &[hi],
+            )?;
+            ends.push((iv(loops[j]), [lo, last[0]]));
+        }
+        let (lb, ub, ops, nl) = bound_maps(l);
+        // The operands at each corner of the outer counters' box.
+        let corners: Vec<Vec<MlirValue>> = (0..1usize << ends.len())
+            .map(|c| {
+                ops.iter()
+                    .map(|v| {
+                        ends.iter()
+                            .enumerate()
+                            .find(|(_, (counter, _))| counter.ptr == v.ptr)
+                            .map_or(*v, |(b, (_, e))| e[(c >> b) & 1])
+                    })
+                    .collect()
+            })
+            .collect();
+        let combine = |op: &str, a: MlirValue, b: MlirValue| -> Result<MlirValue, String> {
+            let text = format!(
+                "func.func @f(%a: index, %b: index) -> index {{\n  %r = {op} %a, %b : index\n  return %r : index\n}}"
+            );
+            Ok(instantiate(at, &text, &[a, b])?.0[0])
+        };
+        // Per result, its extreme over the corners (`corner_op`); then across the results
+        // (`result_op`).
+        let hull = |map: MlirAffineMap,
+                    range: std::ops::Range<usize>,
+                    corner_op: &str,
+                    result_op: &str| {
+            let mut acc: Option<MlirValue> = None;
+            for k in 0..mlirAffineMapGetNumResults(map) {
+                let mut pos = k;
+                let single = mlirAffineMapGetSubMap(map, 1, &mut pos);
+                let mut ext: Option<MlirValue> = None;
+                for c in &corners {
+                    let v = affine_op("affine.apply", single, &c[range.clone()], at, l);
+                    ext = Some(match ext {
+                        None => v,
+                        Some(e) => combine(corner_op, e, v)?,
+                    });
+                }
+                let e = ext.expect("at least one corner");
+                acc = Some(match acc {
+                    None => e,
+                    Some(a) => combine(result_op, a, e)?,
+                });
+            }
+            acc.ok_or_else(|| "internal: a loop bound without results".to_string())
+        };
+        let lo = hull(lb, 0..nl, "arith.minsi", "arith.maxsi")?;
+        let hi = hull(ub, nl..ops.len(), "arith.maxsi", "arith.minsi")?;
+        Ok([lo, hi, constant(at, 1)?])
+    }
+}
+
+/// In a kernel whose tile loop `l` was given a box around its iterations
+/// ([`host_bounds`]) and whose block counter for it is `c`: runs `ops` (moved into the
+/// kernel) only where `c` is within `l`'s own bounds, evaluated at the block's counters
+/// of the loops outside it (uniform over the block's threads, so its barriers stay
+/// together).
+unsafe fn guard_hulled(
+    l: MlirOperation,
+    c: MlirValue,
+    ops: &[MlirOperation],
+) -> Result<(), String> {
+    unsafe {
+        let Some(&first) = ops.first() else {
+            return Ok(());
+        };
+        let [lo, hi, _] = bounds(l, first)?;
+        let (_, made) = instantiate(
+            first,
+            "func.func @g(%c: index, %l: index, %h: index) {\n  %a = arith.cmpi sge, %c, %l : index\n  %b = arith.cmpi slt, %c, %h : index\n  %in = arith.andi %a, %b : i1\n  scf.if %in {\n  }\n  return\n}",
+            &[c, lo, hi],
+        )?;
+        move_into(ops, body(made[made.len() - 1]));
+        Ok(())
     }
 }
 
@@ -841,10 +968,20 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                     }
                 );
                 let k = launch(o, true, &launch_sizes, &name)?;
+                let hulled: Vec<usize> = (1..n)
+                    .filter(|m| !outer_counters(&tiles, *m).is_empty())
+                    .collect();
                 for (d, &m) in order.iter().enumerate() {
                     mlirValueReplaceAllUsesOfWith(iv(tiles[m]), k.c[d]);
                 }
-                move_into(&ops_of(body(tiles[n - 1])), k.then);
+                let moved = ops_of(body(tiles[n - 1]));
+                move_into(&moved, k.then);
+                // Tile loops whose grid spans a box around a triangular tile space: each
+                // block runs where its counters are within the loops' own bounds.
+                for &m in hulled.iter().rev() {
+                    let d = order.iter().position(|x| *x == m).unwrap_or(0);
+                    guard_hulled(tiles[m], k.c[d], &moved)?;
+                }
                 mlirOperationDestroy(o);
                 // Each point loop over the block's threads, outermost first.
                 let mapped: Vec<MlirValue> = points.iter().map(|p| iv(*p)).collect();
@@ -928,7 +1065,7 @@ unsafe fn launch_sizes(
         let (mut g, mut trips, mut lo, mut st, mut b) =
             ([one; 3], [one; 3], [zero; 3], [one; 3], [one; 3]);
         for (d, &m) in order.iter().enumerate() {
-            let [l, h, s] = bounds(loops[m], o)?;
+            let [l, h, s] = host_bounds(loops, m, o)?;
             b[d] = constant(o, block[d])?;
             let per = if per_thread { b[d] } else { one };
             let (t, _) = instantiate(o, TRIPS, &[l, h, s, per])?;
