@@ -984,7 +984,9 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                 }
                 mlirOperationDestroy(o);
                 // Each point loop over the block's threads, outermost first.
-                let mapped: Vec<MlirValue> = points.iter().map(|p| iv(*p)).collect();
+                // The point loops' counters, and the threads' loops that replace them (a
+                // bound that uses one does not move with a loop run in sequence).
+                let mut mapped: Vec<MlirValue> = points.iter().map(|p| iv(*p)).collect();
                 for (m, p) in points.iter().enumerate() {
                     let d = order.iter().position(|x| *x == m).unwrap_or(0);
                     let [l, h, s] = bounds(*p, *p)?;
@@ -1024,6 +1026,12 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                         // The lower bound moves with a loop run in sequence: thread t
                         // takes the points from the tile's origin + t on, those below
                         // the bound skipped, so that each point has one thread.
+                        true if step != 1 => {
+                            return Err(format!(
+                                "{}: internal: a point loop of step {step} whose bounds move with a loop run in sequence",
+                                crate::mlir::loc_text(*p)
+                            ))
+                        }
                         true => {
                             let t = constant(*p, size(m))?;
                             let (_, made) =
@@ -1038,7 +1046,9 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                         "scf.for" => f,
                         _ => mlirOperationGetParentOperation(f),
                     };
-                    mlirValueReplaceAllUsesOfWith(iv(*p), mlirBlockGetArgument(body(f), 0));
+                    let counter = mlirBlockGetArgument(body(f), 0);
+                    mlirValueReplaceAllUsesOfWith(iv(*p), counter);
+                    mapped.push(counter);
                     mlirOperationDestroy(*p);
                 }
                 hoist_allocas(k.op);
