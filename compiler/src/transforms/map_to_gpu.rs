@@ -233,12 +233,67 @@ unsafe fn nest(o: MlirOperation, hull: bool) -> Vec<MlirOperation> {
             let v = unsafe { mlirOperationGetOperand(*m, k) };
             loops.iter().any(|l| unsafe { iv(*l) }.ptr == v.ptr)
         });
-        if outer_counter && !(hull && unsafe { int_attr(*m, "step") } == Some(1)) {
+        let hulled = hull
+            && unsafe { int_attr(*m, "step") } == Some(1)
+            && unsafe { bounds_linear_in(*m, &loops) };
+        if outer_counter && !hulled {
             break;
         }
         loops.push(*m);
     }
     loops
+}
+
+/// Whether each result of the bound maps of `l` is linear in the counters of `outer`
+/// (they appear in no `floordiv`, `ceildiv` or `mod`), so that its extremes over a box
+/// of those counters are at the box's corners ([`host_bounds`]).
+unsafe fn bounds_linear_in(l: MlirOperation, outer: &[MlirOperation]) -> bool {
+    /// Whether `e` uses an input of `inputs` (dimensions first, then symbols).
+    unsafe fn uses(e: MlirAffineExpr, inputs: &[bool], dims: usize) -> bool {
+        unsafe {
+            if mlirAffineExprIsADim(e) {
+                return inputs[mlirAffineDimExprGetPosition(e) as usize];
+            }
+            if mlirAffineExprIsASymbol(e) {
+                return inputs[dims + mlirAffineSymbolExprGetPosition(e) as usize];
+            }
+            if mlirAffineExprIsAConstant(e) {
+                return false;
+            }
+            uses(mlirAffineBinaryOpExprGetLHS(e), inputs, dims)
+                || uses(mlirAffineBinaryOpExprGetRHS(e), inputs, dims)
+        }
+    }
+    /// Whether the inputs `inputs` appear in `e` outside any division or modulo.
+    unsafe fn linear(e: MlirAffineExpr, inputs: &[bool], dims: usize) -> bool {
+        unsafe {
+            if mlirAffineExprIsAAdd(e) || mlirAffineExprIsAMul(e) {
+                return linear(mlirAffineBinaryOpExprGetLHS(e), inputs, dims)
+                    && linear(mlirAffineBinaryOpExprGetRHS(e), inputs, dims);
+            }
+            if mlirAffineExprIsAFloorDiv(e)
+                || mlirAffineExprIsACeilDiv(e)
+                || mlirAffineExprIsAMod(e)
+            {
+                return !uses(e, inputs, dims);
+            }
+            true
+        }
+    }
+    unsafe {
+        let (lb, ub, ops, nl) = bound_maps(l);
+        let counters: Vec<MlirValue> = outer.iter().map(|o| iv(*o)).collect();
+        let is_outer: Vec<bool> = ops
+            .iter()
+            .map(|v| counters.iter().any(|c| c.ptr == v.ptr))
+            .collect();
+        let all_linear = |map: MlirAffineMap, inputs: &[bool]| {
+            let dims = mlirAffineMapGetNumDims(map) as usize;
+            (0..mlirAffineMapGetNumResults(map))
+                .all(|k| linear(mlirAffineMapGetResult(map, k), inputs, dims))
+        };
+        all_linear(lb, &is_outer[..nl]) && all_linear(ub, &is_outer[nl..])
+    }
 }
 
 /// The counters of `loops[..m]` that the bounds of `loops[m]` use.
