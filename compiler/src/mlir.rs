@@ -643,6 +643,35 @@ pub(crate) unsafe fn instantiate(
     }
 }
 
+/// An `affine.max`, `affine.min` or `affine.apply` (`name`) of `map` on `operands`,
+/// inserted before `at` at location `loc`; its `index` result.
+///
+/// # Safety
+/// `at` is a live operation in a block; `operands` are live `index` values.
+pub(crate) unsafe fn affine_op(
+    name: &str,
+    map: MlirAffineMap,
+    operands: &[MlirValue],
+    at: MlirOperation,
+    loc: MlirLocation,
+) -> MlirValue {
+    unsafe {
+        let ctx = mlirOperationGetContext(at);
+        let index = mlirIndexTypeGet(ctx);
+        let mut s = mlirOperationStateGet(string_ref(name), loc);
+        mlirOperationStateAddOperands(&mut s, operands.len() as isize, operands.as_ptr());
+        mlirOperationStateAddResults(&mut s, 1, &index);
+        let a = mlirNamedAttributeGet(
+            mlirIdentifierGet(ctx, string_ref("map")),
+            mlirAffineMapAttrGet(map),
+        );
+        mlirOperationStateAddAttributes(&mut s, 1, &a);
+        let op = mlirOperationCreate(&mut s);
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, op);
+        mlirOperationGetResult(op, 0)
+    }
+}
+
 /// The operations named `name` nested in `op`, not looking inside those found.
 ///
 /// # Safety

@@ -80,8 +80,8 @@ use crate::analysis::import::{import_scop, Scop as ImportedScop};
 use crate::analysis::live_ranges::{live_ranges, private_within, LiveRanges};
 use crate::analysis::transfers::{copy_in, CopyIn};
 use crate::mlir::{
-    block_ops, blocks, body, children, has_attr as has, instantiate, int_attr, iv, op_name,
-    print_type, string_ref,
+    affine_op, block_ops, blocks, body, children, has_attr as has, instantiate, int_attr, iv,
+    op_name, print_type, string_ref,
 };
 use crate::rebuild::recomputable;
 use crate::registry::Options;
@@ -618,38 +618,24 @@ unsafe fn bound_maps(l: MlirOperation) -> (MlirAffineMap, MlirAffineMap, Vec<Mli
     }
 }
 
-/// An `affine.max`, `affine.min` or `affine.apply` of `map` on `operands` before `at`
-/// (located at `loc_of`), and its result.
-unsafe fn affine_op(
-    name: &str,
-    map: MlirAffineMap,
-    operands: &[MlirValue],
-    at: MlirOperation,
-    loc_of: MlirOperation,
-) -> MlirValue {
-    unsafe {
-        let ctx = mlirOperationGetContext(at);
-        let index = mlirIndexTypeGet(ctx);
-        let mut s = mlirOperationStateGet(string_ref(name), mlirOperationGetLocation(loc_of));
-        mlirOperationStateAddOperands(&mut s, operands.len() as isize, operands.as_ptr());
-        mlirOperationStateAddResults(&mut s, 1, &index);
-        let a = mlirNamedAttributeGet(
-            mlirIdentifierGet(ctx, string_ref("map")),
-            mlirAffineMapAttrGet(map),
-        );
-        mlirOperationStateAddAttributes(&mut s, 1, &a);
-        let op = mlirOperationCreate(&mut s);
-        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, op);
-        mlirOperationGetResult(op, 0)
-    }
-}
-
 /// The lower bound, upper bound and step of `l` as host values before `at`.
 unsafe fn bounds(l: MlirOperation, at: MlirOperation) -> Result<[MlirValue; 3], String> {
     unsafe {
         let (lb, ub, ops, nl) = bound_maps(l);
-        let lo = affine_op("affine.max", lb, &ops[..nl], at, l);
-        let hi = affine_op("affine.min", ub, &ops[nl..], at, l);
+        let lo = affine_op(
+            "affine.max",
+            lb,
+            &ops[..nl],
+            at,
+            mlirOperationGetLocation(l),
+        );
+        let hi = affine_op(
+            "affine.min",
+            ub,
+            &ops[nl..],
+            at,
+            mlirOperationGetLocation(l),
+        );
         let step = int_attr(l, "step").unwrap_or(1);
         Ok([lo, hi, constant(at, step)?])
     }
@@ -715,7 +701,13 @@ unsafe fn host_bounds(
                 let single = mlirAffineMapGetSubMap(map, 1, &mut pos);
                 let mut ext: Option<MlirValue> = None;
                 for c in &corners {
-                    let v = affine_op("affine.apply", single, &c[range.clone()], at, l);
+                    let v = affine_op(
+                        "affine.apply",
+                        single,
+                        &c[range.clone()],
+                        at,
+                        mlirOperationGetLocation(l),
+                    );
                     ext = Some(match ext {
                         None => v,
                         Some(e) => combine(corner_op, e, v)?,

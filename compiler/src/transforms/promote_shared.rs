@@ -563,22 +563,17 @@ unsafe fn rewrite(
             placed(made);
             let shared = shared[0];
             // The box's offsets.
-            let index = mlirIndexTypeGet(ctx);
             let mut offsets = Vec::new();
             for e in &p.offsets {
                 let map =
                     mlirAffineMapGet(ctx, inputs.len() as isize, 0, 1, [*e].as_ptr() as *mut _);
-                let mut st = mlirOperationStateGet(string_ref("affine.apply"), loc);
-                mlirOperationStateAddOperands(&mut st, inputs.len() as isize, inputs.as_ptr());
-                mlirOperationStateAddResults(&mut st, 1, &index);
-                let a = mlirNamedAttributeGet(
-                    mlirIdentifierGet(ctx, string_ref("map")),
-                    mlirAffineMapAttrGet(map),
-                );
-                mlirOperationStateAddAttributes(&mut st, 1, &a);
-                let op = mlirOperationCreate(&mut st);
-                mlirBlockInsertOwnedOperationBefore(b, at, op);
-                offsets.push(mlirOperationGetResult(op, 0));
+                offsets.push(crate::mlir::affine_op(
+                    "affine.apply",
+                    map,
+                    &inputs,
+                    at,
+                    loc,
+                ));
             }
             let args: Vec<String> = (0..offsets.len())
                 .map(|k| format!("%o{k}: index"))
