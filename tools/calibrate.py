@@ -6,7 +6,7 @@ two machines (the built programs need only a driver there, not LLVM or the CUDA 
 
     tools/calibrate.py build --dir D [--gpu h100] [--arch sm_90] [--suffix S]
         [--flag=TESSELC_FLAG ...] [-I DIR] [-D NAME] PROGRAM.c|PROGRAM.cu...
-    tools/calibrate.py measure --dir D [--launches N]        # on the GPU machine
+    tools/calibrate.py measure --dir D [--launches N] [--no-ncu | --only-ncu]  # on the GPU
     tools/calibrate.py table --dir D [--out table.md]
 
 `build` builds each program with tesselc into D/bin/NAME (NAME: the file's name, plus
@@ -66,6 +66,13 @@ METRICS = [
     ("smsp__inst_executed.sum", "warp instructions", lambda l: l.get("warp_instructions")),
     ("gpu__time_duration.sum", "time us",
      lambda l: None if l.get("estimated_time_s") is None else l["estimated_time_s"] * 1e6),
+    # Requests, for sectors per request on the hardware (ncu's counts of the loads and
+    # stores the compiled code executes, which may be fewer than sim's: LLVM removes
+    # loads of values it already holds).
+    ("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "load requests",
+     lambda l: l.get("global_load_requests")),
+    ("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "store requests",
+     lambda l: l.get("global_store_requests")),
 ]
 
 # Lines left out of the comparison: a CUDA program's own timer differs from run to run,
@@ -287,26 +294,17 @@ def measure(args):
         fail("ncu not found (measure runs on a machine with an NVIDIA GPU and ncu)")
     for sub in ("gpu", "ncu"):
         os.makedirs(os.path.join(args.dir, sub), exist_ok=True)
-    results = {}
+    results = json.loads(read(os.path.join(args.dir, "gpu", "results.json")) or "{}")
     for name in programs_in(args.dir):
         exe = os.path.abspath(os.path.join(args.dir, "bin", name))
         prof = os.path.abspath(os.path.join(args.dir, "gpu", name + ".json"))
-        env = dict(os.environ, TESSEL_DEVICE="cuda", TESSEL_PROFILE=prof)
-        try:
-            r = subprocess.run([exe], env=env, capture_output=True, text=True,
-                               timeout=args.timeout)
-        except subprocess.TimeoutExpired:
-            results[name] = "timeout"
-            print(f"{name}: timeout", file=sys.stderr)
-            continue
-        out = r.stdout + r.stderr
-        with open(os.path.join(args.dir, "gpu", name + ".out"), "w") as f:
-            f.write(out)
-        results[name] = (f"exit status {r.returncode}: {r.stderr.strip()[-300:]}"
-                         if r.returncode != 0 else output_check(args.dir, name, args.tolerance))
-        print(f"{name}: {results[name]}", file=sys.stderr)
-        with open(os.path.join(args.dir, "gpu", "results.json"), "w") as f:
-            json.dump(results, f, indent=1)
+        # Modules loaded when the program loads them, not at a kernel's first launch,
+        # whose CUDA events would then time the loading too.
+        env = dict(os.environ, TESSEL_DEVICE="cuda", TESSEL_PROFILE=prof,
+                   CUDA_MODULE_LOADING="EAGER")
+        if not args.only_ncu:
+            if not run_on_gpu(args, name, exe, env, results) or args.no_ncu:
+                continue
         if not json.loads(read(os.path.join(args.dir, "sim", name + ".meta")))["ncu"]:
             continue
         env.pop("TESSEL_PROFILE")
@@ -319,6 +317,26 @@ def measure(args):
                 f.write(r.stdout)
         except subprocess.TimeoutExpired:
             print(f"{name}: ncu timeout", file=sys.stderr)
+
+
+def run_on_gpu(args, name, exe, env, results):
+    """Runs one program on the GPU and checks its output against sim's: whether it ran."""
+    try:
+        r = subprocess.run([exe], env=env, capture_output=True, text=True,
+                           timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        results[name] = "timeout"
+        print(f"{name}: timeout", file=sys.stderr)
+        return False
+    out = r.stdout + r.stderr
+    with open(os.path.join(args.dir, "gpu", name + ".out"), "w") as f:
+        f.write(out)
+    results[name] = (f"exit status {r.returncode}: {r.stderr.strip()[-300:]}"
+                     if r.returncode != 0 else output_check(args.dir, name, args.tolerance))
+    print(f"{name}: {results[name]}", file=sys.stderr)
+    with open(os.path.join(args.dir, "gpu", "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    return True
 
 
 def read(path):
@@ -388,6 +406,8 @@ def main():
                        help="a source built into every program (a suite's utilities)")
         p.add_argument("--no-ncu", action="store_true",
                        help="measure runs these programs on the GPU but not under ncu")
+        p.add_argument("--only-ncu", action="store_true",
+                       help="measure runs the programs under ncu only (after a --no-ncu run)")
         p.add_argument("--gpu", default="h100", help="sim's model of the GPU present")
         p.add_argument("--arch", default="sm_90", help="--offload-arch for tesselc")
         p.add_argument("--tesselc")

@@ -13,6 +13,7 @@
 //! programs, and as an rlib for the tools.
 
 pub mod api;
+pub mod banks;
 pub mod bytecode;
 pub mod cache;
 pub mod cuda;

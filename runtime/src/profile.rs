@@ -12,7 +12,7 @@
 //! | `global_load_sectors`, `global_store_sectors` | distinct 32-byte sectors those requests touch |
 //! | `shared_load_requests`, `shared_store_requests` | warp-level shared memory instructions |
 //! | `shared_load_wavefronts`, `shared_store_wavefronts` | bank-conflict passes those requests need |
-//! | `shared_ideal_wavefronts` | the passes the same requests (loads and stores) would need without a conflict: one per 128 bytes of banks the active lanes span by their width (two for a warp's 8-byte accesses), so wavefronts over this is the conflict degree |
+//! | `shared_ideal_wavefronts` | the passes the same requests (loads and stores) would need without a conflict: one per 32 distinct 4-byte words the active lanes access (two for a warp's consecutive 8-byte accesses, one for a broadcast), so wavefronts over this is the conflict degree |
 //! | `barriers` | barriers executed, counted once per warp |
 //! | `instructions` | dynamic thread instructions; `warp_instructions` the warp-level count |
 //! | `instruction_classes` | thread instructions by class (`int`, `fp32`, `fp64`, `sfu`, `convert`, `global`, `shared`, `local`, `control`, `barrier`, `special`) |

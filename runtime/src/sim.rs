@@ -25,7 +25,7 @@
 //! Counting. A memory instruction executed by a warp is one request; global requests
 //! touch the distinct 32-byte sectors of their lanes' addresses; shared requests need
 //! one wavefront per distinct word in the busiest bank (lanes reading one word share it:
-//! broadcast), taken per 128 bytes of banks (half-warps for 8-byte accesses).
+//! broadcast; an 8-byte access needs two words), as `banks::wavefronts` counts them.
 
 use crate::api::Device;
 use crate::bytecode::*;
@@ -1803,43 +1803,13 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
-    /// Wavefronts one shared request needs: per chunk of lanes covering the banks once,
-    /// the most distinct words any bank must deliver. Counts the request's conflict-free
-    /// wavefronts (one per chunk with an active lane) as `shared_ideal_wavefronts`.
+    /// Wavefronts one shared request needs (`banks::wavefronts`); counts its
+    /// conflict-free wavefronts as `shared_ideal_wavefronts`.
     fn wavefronts(&mut self, mask: u32, addrs: &[u64; WARP], esz: u64) -> u64 {
-        let banks = self.gpu.banks as u64;
-        let unit = esz.max(4);
-        let chunk = ((banks * 4 / unit) as usize).clamp(1, WARP);
-        let mut total = 0;
-        for c0 in (0..WARP).step_by(chunk) {
-            let mut keys = [0u64; WARP];
-            let mut n = 0;
-            for l in c0..c0 + chunk {
-                if mask & (1 << l) != 0 {
-                    let bank = (addrs[l] / 4) % banks;
-                    keys[n] = (bank << 48) | (addrs[l] / unit);
-                    n += 1;
-                }
-            }
-            if n == 0 {
-                continue;
-            }
-            self.c.shared_ideal_wavefronts += 1;
-            let k = &mut keys[..n];
-            k.sort_unstable();
-            let mut best = 0;
-            let mut run = 0;
-            for i in 0..n {
-                if i == 0 || k[i] >> 48 != k[i - 1] >> 48 {
-                    run = 1;
-                } else if k[i] != k[i - 1] {
-                    run += 1;
-                }
-                best = best.max(run);
-            }
-            total += best;
-        }
-        total
+        let active = (0..WARP).filter(|l| mask & (1 << l) != 0).map(|l| addrs[l]);
+        let (wavefronts, ideal) = crate::banks::wavefronts(self.gpu.banks as u64, esz, active);
+        self.c.shared_ideal_wavefronts += ideal;
+        wavefronts
     }
 }
 

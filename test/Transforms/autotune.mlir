@@ -6,7 +6,7 @@
 // RUN: not tessel-opt %s --tessel-autotune=gpu=gtx9000 2>&1 | FileCheck %s --check-prefix=BADGPU
 // RUN: not tessel-opt %s --tessel-autotune=size=0 2>&1 | FileCheck %s --check-prefix=BADSIZE
 // RUN: not tessel-opt %s --tessel-autotune=sample=many 2>&1 | FileCheck %s --check-prefix=BADSAMPLE
-// BADGPU: error: 'tessel-autotune' option gpu=gtx9000: not a modelled GPU (one of: h100, a100,
+// BADGPU: error: 'tessel-autotune' option gpu=gtx9000: not a modelled GPU (one of: h100, h200, a100,
 // BADSIZE: error: 'tessel-autotune' option size=0: expected auto or a positive integer
 // BADSAMPLE: error: 'tessel-autotune' option sample=many: expected a positive integer
 

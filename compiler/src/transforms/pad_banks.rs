@@ -133,33 +133,13 @@ unsafe fn dense(op: MlirOperation, name: &str) -> Vec<i64> {
     }
 }
 
-/// The wavefronts one warp request needs when lane `l` accesses byte `addr(l)`: per
-/// chunk of lanes that covers the banks once, the most distinct words of one bank.
+/// The wavefronts one warp request needs when lane `l` accesses byte `addr(l)`, as sim
+/// counts them (`tessel_runtime::banks::wavefronts`). Addresses may be negative
+/// offsets: moved by a multiple of the banks' width, they keep their banks and words.
 pub(crate) fn wavefronts(esz: i64, addr: impl Fn(i64) -> i64) -> i64 {
-    let unit = esz.max(4);
-    let chunk = (BANKS * 4 / unit).clamp(1, WARP);
-    let mut total = 0;
-    for c0 in (0..WARP).step_by(chunk as usize) {
-        let mut words: Vec<(i64, i64)> = (c0..c0 + chunk)
-            .map(|l| {
-                let a = addr(l);
-                ((a / 4).rem_euclid(BANKS), a.div_euclid(unit))
-            })
-            .collect();
-        words.sort_unstable();
-        words.dedup();
-        let mut best = 0;
-        let mut run = 0;
-        for (i, w) in words.iter().enumerate() {
-            run = match i > 0 && words[i - 1].0 == w.0 {
-                true => run + 1,
-                false => 1,
-            };
-            best = best.max(run);
-        }
-        total += best;
-    }
-    total
+    const BASE: i64 = BANKS * 4 << 32;
+    let addrs = (0..WARP).map(|l| (addr(l) + BASE) as u64);
+    tessel_runtime::banks::wavefronts(BANKS as u64, esz as u64, addrs).0 as i64
 }
 
 /// The row of a tile copy's `q`-th step of `g` rows: rows `r` apart share a step, in
@@ -678,7 +658,7 @@ mod tests {
     #[test]
     fn counts_wavefronts_as_sim() {
         // Consecutive f32: one wavefront; a column of a 32-wide f32 tile: 32; of a
-        // 33-wide one: 1; f64 consecutive: two half-warps; a broadcast: 1.
+        // 33-wide one: 1; f64 consecutive: two; a broadcast: 1.
         assert_eq!(wavefronts(4, |l| l * 4), 1);
         assert_eq!(wavefronts(4, |l| l * 32 * 4), 32);
         assert_eq!(wavefronts(4, |l| l * 33 * 4), 1);
