@@ -297,6 +297,16 @@ pub const PASSES: &[PassInfo] = &[
         },
     },
     PassInfo {
+        name: "tessel-expand-scalars",
+        summary: "Give each iteration of a loop its own copy of a scop's local scalar that a nested loop carries (an accumulator such as gesummv's sa): an array of the loop's trip count allocated before the scop, where isl finds each live range within one iteration, so that tessel-schedule can tile the reduction loop with the parallel one (paper 004's row reductions); not in the default pipeline, where sim's estimates find it slower at most sizes",
+        options: &[],
+        example: "tpoly.scop { %s = memref.alloca() : memref<f64>  affine.for %i { affine.store %z, %s[]  affine.for %j { %s[] += ... } } }  =>  %e = memref.alloc(%n) : memref<?xf64>  tpoly.scop { affine.for %i { affine.store %z, %e[%i]  affine.for %j { %e[%i] += ... } } }  memref.dealloc %e",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::expand_scalars::run,
+        },
+    },
+    PassInfo {
         name: "tessel-schedule",
         summary: "Reschedule every tpoly.scop with isl's scheduler (Pluto-style, maximal coincidence) and rebuild its loops: permutable bands and coincident (parallel) members marked on the loops",
         options: &[
