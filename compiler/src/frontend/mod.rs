@@ -334,6 +334,16 @@ unsafe fn rewrite_info(f: CXCursor, text: &str, replace: (usize, usize)) -> Opti
     })
 }
 
+/// Adds to `out` the `static` locals declared under `c` (their keys, as [`decl_key`]).
+unsafe fn statics(c: CXCursor, out: &mut Vec<(String, u32, u32)>) {
+    for k in unsafe { children(c) } {
+        if k.kind == CXCursor_VarDecl && unsafe { clang_Cursor_hasVarDeclGlobalStorage(k) } == 1 {
+            out.push(unsafe { decl_key(k) });
+        }
+        unsafe { statics(k, out) };
+    }
+}
+
 /// The variables that the code of a function outside its region (`stmts`, statements of
 /// one block of `body`) may read while they still hold a value the region left: every
 /// reference outside the region except the left side of a plain assignment and the uses
@@ -1035,7 +1045,11 @@ impl Lowerer {
                 .into_iter()
                 .find(|c| c.kind == CXCursor_CompoundStmt)
             {
-                self.live_after = live_after(body, stmts);
+                self.live_after = live_after(body, stmts).map(|mut live| {
+                    // A static local's value outlives the call: the next call may read it.
+                    statics(body, &mut live);
+                    live
+                });
             }
             self.bind_params()?;
             // Initializations of assigned parameters (from bind_params) run first.
@@ -1310,7 +1324,10 @@ impl Lowerer {
         if decl.kind != CXCursor_VarDecl {
             return self.err(use_site, format!("'{name}' is not a variable"));
         }
-        let global = clang_Cursor_hasVarDeclGlobalStorage(decl) == 1;
+        // File-scope variables only: a function's `static` local lives as long, but only
+        // the function names it, so the region receives it by reference as other locals.
+        let global = clang_Cursor_hasVarDeclGlobalStorage(decl) == 1
+            && clang_getCursorSemanticParent(decl).kind == CXCursor_TranslationUnit;
         if let Some((elem, dims)) = array_shape(ty) {
             if clang_getCanonicalType(ty).kind == CXType_Pointer {
                 return self.err(
