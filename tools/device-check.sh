@@ -27,7 +27,11 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cal="$here/tools/calibrate.py"
 mode=${1:-}; dir=${2:-}
-[ -n "$mode" ] && [ -n "$dir" ] || { sed -n 2,6p "$0" >&2; exit 1; }
+if [ -z "$mode" ] || [ -z "$dir" ]; then
+    echo "error: expected a mode (build, run or table) and a directory; usage:" >&2
+    sed -n 4,6p "$0" >&2
+    exit 1
+fi
 
 case "$mode" in
 build)
@@ -89,6 +93,7 @@ run)
     ;;
 table)
     out=$(mktemp -d)
+    trap 'rm -rf "$out"' EXIT
     tar xJf "${3:?OUT/results.tar.xz}" -C "$out"
     sets=
     for s in suite suite-naive polybench bench bench-naive cuda; do
