@@ -81,6 +81,35 @@ func.func @offset(%n: index, %A: memref<?x?xf32>, %y: memref<?xf32>) {
 
 // -----
 
+// A constant lower bound written with an operand of its own: the trip count takes the
+// upper bound's operand alone.
+// CHECK-LABEL: func.func @bound_operands(
+// CHECK-SAME: %[[N:[^:]*]]: index, %[[M:[^:]*]]: index
+// CHECK: %[[EXT:.*]] = affine.max #{{.*}}()[%[[N]]]
+// CHECK: memref.alloc(%[[EXT]]) : memref<?xf32>
+// CHECK: affine.for %[[I:.*]] = #{{.*}}()[%[[M]]] to %[[N]] {
+// CHECK: affine.store %{{.*}}, %{{.*}}[%[[I]] - 1] : memref<?xf32>
+func.func @bound_operands(%n: index, %m: index, %A: memref<?x?xf32>, %y: memref<?xf32>) {
+  tpoly.scop {
+    %s = memref.alloca() : memref<f32>
+    affine.for %i = affine_map<()[s0] -> (1)>()[%m] to %n {
+      %z = arith.constant 0.0 : f32
+      affine.store %z, %s[] : memref<f32>
+      affine.for %j = 0 to %n {
+        %a = affine.load %s[] : memref<f32>
+        %b = affine.load %A[%i, %j] : memref<?x?xf32>
+        %t = arith.addf %a, %b : f32
+        affine.store %t, %s[] : memref<f32>
+      }
+      %r = affine.load %s[] : memref<f32>
+      affine.store %r, %y[%i] : memref<?xf32>
+    }
+  }
+  return
+}
+
+// -----
+
 // gemm's accumulator: the innermost loop around its accesses is j, and i is expanded
 // too (an element per (i, j)), or the array would order the iterations of i.
 // CHECK-LABEL: func.func @dot(

@@ -59,6 +59,8 @@ use crate::mlir::{
     affine_op, instantiate, iv, op_name, outermost_named, print_type, string_ref, uses, within,
 };
 use crate::registry::Options;
+use crate::transforms::launch_copies::outside;
+use crate::transforms::map_to_gpu::bound_maps;
 use crate::transforms::scalars::remove_dead;
 use isl_rs::UnionMap;
 use mlir_sys::*;
@@ -159,9 +161,9 @@ unsafe fn plan(
                 x,
                 string_ref("lowerBoundMap"),
             ));
-            let outside = (0..mlirOperationGetNumOperands(x))
-                .all(|k| defined_before(mlirOperationGetOperand(x, k), scop));
-            if !mlirAffineMapIsSingleConstant(lb) || !outside {
+            let before = (0..mlirOperationGetNumOperands(x))
+                .all(|k| outside(mlirOperationGetOperand(x, k), scop));
+            if !mlirAffineMapIsSingleConstant(lb) || !before {
                 return None;
             }
             planned.push((x, mlirAffineMapGetSingleConstantResult(lb)));
@@ -198,18 +200,6 @@ unsafe fn loops_around(op: MlirOperation, scop: MlirOperation) -> Vec<MlirOperat
         p = unsafe { mlirOperationGetParentOperation(p) };
     }
     out
-}
-
-/// Whether `v` is defined outside `scop` (available before it).
-unsafe fn defined_before(v: MlirValue, scop: MlirOperation) -> bool {
-    unsafe {
-        let owner = if mlirValueIsAOpResult(v) {
-            mlirOpResultGetOwner(v)
-        } else {
-            mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v))
-        };
-        owner.ptr != scop.ptr && !within(owner, scop)
-    }
 }
 
 /// Replaces the scalar `v` by an array of one element per iteration of the loops
@@ -283,13 +273,8 @@ unsafe fn trip_count(scop: MlirOperation, l: MlirOperation, lb: i64) -> MlirValu
     unsafe {
         let ctx = mlirOperationGetContext(scop);
         let loc = mlirOperationGetLocation(l);
-        let ub = mlirAffineMapAttrGetValue(mlirOperationGetAttributeByName(
-            l,
-            string_ref("upperBoundMap"),
-        ));
-        let operands: Vec<MlirValue> = (0..mlirOperationGetNumOperands(l))
-            .map(|k| mlirOperationGetOperand(l, k))
-            .collect();
+        let (_, ub, all, nl) = bound_maps(l);
+        let operands = all[nl..].to_vec();
         let (map, args) = if mlirAffineMapGetNumResults(ub) == 1 {
             (ub, operands)
         } else {

@@ -83,7 +83,7 @@ unsafe fn name(launch: MlirOperation, named: &mut usize) {
 }
 
 /// Whether `v` is defined outside `op`.
-unsafe fn outside(v: MlirValue, op: MlirOperation) -> bool {
+pub(crate) unsafe fn outside(v: MlirValue, op: MlirOperation) -> bool {
     unsafe {
         let def = if mlirValueIsAOpResult(v) {
             mlirOpResultGetOwner(v)

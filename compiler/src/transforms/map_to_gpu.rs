@@ -606,7 +606,9 @@ const TRIPS: &str =
 
 /// The bound maps of the loop `l`, its operands, and how many of them the lower bound
 /// takes.
-unsafe fn bound_maps(l: MlirOperation) -> (MlirAffineMap, MlirAffineMap, Vec<MlirValue>, usize) {
+pub(crate) unsafe fn bound_maps(
+    l: MlirOperation,
+) -> (MlirAffineMap, MlirAffineMap, Vec<MlirValue>, usize) {
     unsafe {
         let attr = |n: &str| mlirOperationGetAttributeByName(l, string_ref(n));
         let lb = mlirAffineMapAttrGetValue(attr("lowerBoundMap"));
