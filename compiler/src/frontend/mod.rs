@@ -347,7 +347,8 @@ unsafe fn statics(c: CXCursor, out: &mut Vec<(String, u32, u32)>) {
 /// The variables that the code of a function outside its region (`stmts`, statements of
 /// one block of `body`) may read while they still hold a value the region left: every
 /// reference outside the region except the left side of a plain assignment and the uses
-/// of a `for` loop's iterator after the loop's own initialization assigned it. `None`
+/// of a `for` loop's iterator after the loop's own initialization assigned it, and the
+/// function's `static` locals (the next call reads them). `None`
 /// when the region sits inside a loop of the function, where code before the region
 /// runs after it too: then every variable is live.
 unsafe fn live_after(body: CXCursor, stmts: &[CXCursor]) -> Option<Vec<(String, u32, u32)>> {
@@ -436,6 +437,8 @@ unsafe fn live_after(body: CXCursor, stmts: &[CXCursor]) -> Option<Vec<(String, 
         in_loop: false,
     };
     scan.walk(body);
+    // A static local's value outlives the call: the next call may read it.
+    statics(body, &mut scan.live);
     (!scan.in_loop).then_some(scan.live)
 }
 
@@ -1045,11 +1048,7 @@ impl Lowerer {
                 .into_iter()
                 .find(|c| c.kind == CXCursor_CompoundStmt)
             {
-                self.live_after = live_after(body, stmts).map(|mut live| {
-                    // A static local's value outlives the call: the next call may read it.
-                    statics(body, &mut live);
-                    live
-                });
+                self.live_after = live_after(body, stmts);
             }
             self.bind_params()?;
             // Initializations of assigned parameters (from bind_params) run first.
