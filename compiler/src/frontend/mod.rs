@@ -2341,6 +2341,14 @@ impl Lowerer {
         }
         let vkey = decl_key(var);
         let vname = spelling(var);
+        // `for (i = ...) for (i = ...)`: the inner loop assigns the outer loop's iterator,
+        // which changes how often the outer loop runs; a scop's loops are independent.
+        if let Some(Binding::Loop { .. }) = self.bind.get(&vkey) {
+            return self.err(
+                init,
+                format!("'for' loop assigns '{vname}', the iterator of an enclosing loop"),
+            );
+        }
         // Increment: step and direction.
         let step = self.step_of(inc, &vkey)?;
         let start_b = self.bound(start, step < 0)?;
