@@ -195,6 +195,49 @@ impl Host<'_> {
                 );
                 unsafe { self.set(op, 0, Val::Int(r as i64)) };
             }
+            "arith.sitofp" | "arith.uitofp" => {
+                if let Ok(a) = int(self, 0) {
+                    let v = unsafe { rounded(op, a as f64) };
+                    unsafe { self.set(op, 0, Val::Float(v)) };
+                }
+            }
+            "arith.fptosi" | "arith.fptoui" => {
+                if let Ok(Val::Float(a)) = self.get(ops[0]) {
+                    unsafe { self.set(op, 0, Val::Int(a as i64)) };
+                }
+            }
+            "arith.cmpf" => {
+                let (Ok(Val::Float(a)), Ok(Val::Float(b))) = (self.get(ops[0]), self.get(ops[1]))
+                else {
+                    return Ok(Flow::Next);
+                };
+                let p = unsafe {
+                    mlirIntegerAttrGetValueInt(mlirOperationGetAttributeByName(
+                        op,
+                        string_ref("predicate"),
+                    ))
+                };
+                if let Some(r) = cmpf(p, a, b) {
+                    unsafe { self.set(op, 0, Val::Int(r as i64)) };
+                }
+            }
+            n if n != "arith.select" && (n.starts_with("arith.") || n.starts_with("math.")) => {
+                // Floating-point arithmetic on the host (deriche's coefficients from
+                // `exp`): kernels take its results as arguments.
+                let args: Option<Vec<f64>> = ops
+                    .iter()
+                    .map(|v| match self.get(*v) {
+                        Ok(Val::Float(f)) => Some(f),
+                        _ => None,
+                    })
+                    .collect();
+                if let Some(v) = args.and_then(|a| float_op(n, &a)) {
+                    if unsafe { mlirOperationGetNumResults(op) } == 1 {
+                        let v = unsafe { rounded(op, v) };
+                        unsafe { self.set(op, 0, Val::Float(v)) };
+                    }
+                }
+            }
             "arith.select" => {
                 if let Ok(c) = int(self, 0) {
                     if let Ok(v) = self.get(ops[if c != 0 { 1 } else { 2 }]) {
@@ -351,6 +394,87 @@ impl Host<'_> {
         }
         Ok(())
     }
+}
+
+/// `v` rounded to the type of `op`'s result (f32 or f64).
+unsafe fn rounded(op: MlirOperation, v: f64) -> f64 {
+    match unsafe { mlirTypeIsAF32(mlirValueGetType(mlirOperationGetResult(op, 0))) } {
+        true => v as f32 as f64,
+        false => v,
+    }
+}
+
+/// The floating-point operation `name` of `arith` or `math` on `a` (`None`: not one the
+/// estimate knows, or the wrong number of operands).
+fn float_op(name: &str, a: &[f64]) -> Option<f64> {
+    let op = name.split_once('.')?.1;
+    Some(match (op, a) {
+        ("addf", [x, y]) => x + y,
+        ("subf", [x, y]) => x - y,
+        ("mulf", [x, y]) => x * y,
+        ("divf", [x, y]) => x / y,
+        ("remf", [x, y]) => x % y,
+        ("maximumf" | "maxnumf", [x, y]) => x.max(*y),
+        ("minimumf" | "minnumf", [x, y]) => x.min(*y),
+        ("powf", [x, y]) => x.powf(*y),
+        ("atan2", [x, y]) => x.atan2(*y),
+        ("copysign", [x, y]) => x.copysign(*y),
+        ("fma", [x, y, z]) => x.mul_add(*y, *z),
+        ("extf" | "truncf", [x]) => *x,
+        ("negf", [x]) => -x,
+        ("absf", [x]) => x.abs(),
+        ("exp", [x]) => x.exp(),
+        ("exp2", [x]) => x.exp2(),
+        ("expm1", [x]) => x.exp_m1(),
+        ("log", [x]) => x.ln(),
+        ("log2", [x]) => x.log2(),
+        ("log10", [x]) => x.log10(),
+        ("log1p", [x]) => x.ln_1p(),
+        ("sqrt", [x]) => x.sqrt(),
+        ("rsqrt", [x]) => 1.0 / x.sqrt(),
+        ("cbrt", [x]) => x.cbrt(),
+        ("sin", [x]) => x.sin(),
+        ("cos", [x]) => x.cos(),
+        ("tan", [x]) => x.tan(),
+        ("asin", [x]) => x.asin(),
+        ("acos", [x]) => x.acos(),
+        ("atan", [x]) => x.atan(),
+        ("sinh", [x]) => x.sinh(),
+        ("cosh", [x]) => x.cosh(),
+        ("tanh", [x]) => x.tanh(),
+        ("floor", [x]) => x.floor(),
+        ("ceil", [x]) => x.ceil(),
+        ("round", [x]) => x.round(),
+        ("roundeven", [x]) => x.round_ties_even(),
+        ("trunc", [x]) => x.trunc(),
+        _ => return None,
+    })
+}
+
+/// `arith.cmpf` with predicate `p` (MLIR's `CmpFPredicate`) on `a` and `b`.
+fn cmpf(p: i64, a: f64, b: f64) -> Option<bool> {
+    let unordered = a.is_nan() || b.is_nan();
+    let ordered = |r: bool| !unordered && r;
+    let or_unordered = |r: bool| unordered || r;
+    Some(match p {
+        0 => false,
+        1 => ordered(a == b),
+        2 => ordered(a > b),
+        3 => ordered(a >= b),
+        4 => ordered(a < b),
+        5 => ordered(a <= b),
+        6 => ordered(a != b),
+        7 => !unordered,
+        8 => or_unordered(a == b),
+        9 => or_unordered(a > b),
+        10 => or_unordered(a >= b),
+        11 => or_unordered(a < b),
+        12 => or_unordered(a <= b),
+        13 => or_unordered(a != b),
+        14 => unordered,
+        15 => true,
+        _ => return None,
+    })
 }
 
 /// `a / b` rounded down (`b` not 0).
@@ -667,5 +791,24 @@ mod tests {
             [4, -3, -3, 4]
         );
         assert_eq!([floor_div(6, 3), ceil(6, 3)], [2, 2]);
+    }
+
+    #[test]
+    fn host_floating_point() {
+        use super::{cmpf, float_op};
+        assert_eq!(float_op("math.exp", &[0.0]), Some(1.0));
+        assert_eq!(float_op("arith.subf", &[1.0, 3.0]), Some(-2.0));
+        assert_eq!(float_op("math.powf", &[2.0, 10.0]), Some(1024.0));
+        assert_eq!(float_op("math.fma", &[2.0, 3.0, 1.0]), Some(7.0));
+        // Wrong arity or an unknown operation: no value.
+        assert_eq!(float_op("arith.addf", &[1.0]), None);
+        assert_eq!(float_op("math.frobnicate", &[1.0]), None);
+        // olt, uge, ord and uno, with a NaN.
+        assert_eq!(cmpf(4, 1.0, 2.0), Some(true));
+        assert_eq!(cmpf(4, f64::NAN, 2.0), Some(false));
+        assert_eq!(cmpf(10, f64::NAN, 2.0), Some(true));
+        assert_eq!(cmpf(7, 1.0, f64::NAN), Some(false));
+        assert_eq!(cmpf(14, 1.0, f64::NAN), Some(true));
+        assert_eq!(cmpf(16, 1.0, 1.0), None);
     }
 }

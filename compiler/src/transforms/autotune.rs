@@ -217,7 +217,10 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
     let mut todo = Vec::new();
     for f in &funcs {
         match cache.get(&f.key, f.scops.len()) {
-            Some((choices, note)) => unsafe { apply(f, &choices, &format!("{note} (cached)")) },
+            Some((Some(choices), note)) => unsafe {
+                apply(f, &choices, &format!("{note} (cached)"))
+            },
+            Some((None, note)) => unsafe { remark(f.scops[0], &format!("{note} (cached)")) },
             None => todo.push(f),
         }
     }
@@ -252,7 +255,14 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
                 Err(e) => e.clone(),
                 Ok(_) => "no launch of it was estimated".into(),
             };
-            unsafe { remark(f.scops[0], &format!("autotune: left to the rule: {why}")) };
+            // Cached too: the estimate fails the same way next time, and a build with a
+            // warm cache must not pay for it again.
+            let note = format!(
+                "autotune ({how}, parameters {}): left to the rule: {why}",
+                f.param
+            );
+            unsafe { remark(f.scops[0], &note) };
+            cache.put(&f.key, None, &note);
             continue;
         };
         let margin = if f.reduced { REDUCED_MARGIN } else { 1.0 };
@@ -289,7 +299,7 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
             base * 1e6,
         );
         unsafe { apply(f, &choices, &note) };
-        cache.put(&f.key, &choices, &note);
+        cache.put(&f.key, Some(&choices), &note);
     }
     cache.save();
     Ok(())
@@ -356,10 +366,12 @@ unsafe fn all_ops(op: MlirOperation) -> Vec<MlirOperation> {
 }
 
 /// The value every integer argument of `f` takes in the estimate: the smallest static
-/// extent of at least 32 among its memref arguments (each parameter of a scop usually
+/// extent of at least 8 among its memref arguments (each parameter of a scop usually
 /// bounds a dimension of some array, so loops stay within all of them; tiny arrays,
 /// such as a stencil's weights, do not count), else the largest, at most 1024; 256
-/// without static extents. Also whether the cap cut it below that extent.
+/// without static extents. Also whether the cap cut it below that extent. (A larger
+/// floor, 32, ran deriche's loops over 32 columns out of its 24-row arrays and failed
+/// the estimate.)
 unsafe fn parameter_value(f: MlirOperation) -> (i64, bool) {
     let entry = unsafe { crate::mlir::body(f) };
     let extents: Vec<i64> = (0..unsafe { mlirBlockGetNumArguments(entry) })
@@ -378,7 +390,7 @@ unsafe fn parameter_value(f: MlirOperation) -> (i64, bool) {
         .collect();
     let value = extents
         .iter()
-        .filter(|&&n| n >= 32)
+        .filter(|&&n| n >= 8)
         .min()
         .or(extents.iter().max())
         .copied()
@@ -762,17 +774,26 @@ impl Cache {
         }
     }
 
-    fn get(&self, key: &str, scops: usize) -> Option<(Vec<Choice>, String)> {
+    /// The cached decision for `key`: the choices of its `scops` scops, or `None` where
+    /// the function was left to the rule (written `rule`).
+    #[allow(clippy::type_complexity)]
+    fn get(&self, key: &str, scops: usize) -> Option<(Option<Vec<Choice>>, String)> {
         let (_, c, note) = self.entries.iter().rev().find(|e| e.0 == key)?;
+        if c == "rule" {
+            return Some((None, note.clone()));
+        }
         let choices: Vec<Choice> = c.split(';').map(Choice::parse).collect::<Option<_>>()?;
-        (choices.len() == scops).then(|| (choices, note.clone()))
+        (choices.len() == scops).then(|| (Some(choices), note.clone()))
     }
 
-    fn put(&mut self, key: &str, choices: &[Choice], note: &str) {
-        let c: Vec<String> = choices.iter().map(Choice::text).collect();
+    fn put(&mut self, key: &str, choices: Option<&[Choice]>, note: &str) {
+        let c = match choices {
+            Some(c) => c.iter().map(Choice::text).collect::<Vec<_>>().join(";"),
+            None => "rule".into(),
+        };
         self.entries.retain(|e| e.0 != key);
         self.entries
-            .push((key.into(), c.join(";"), note.replace(['\t', '\n'], " ")));
+            .push((key.into(), c, note.replace(['\t', '\n'], " ")));
         self.changed = true;
     }
 
@@ -839,5 +860,25 @@ mod tests {
         assert_eq!(Choice::parse("untiled/global/auto"), Some(c[2][0].clone()));
         assert_eq!(Choice::parse("0/shared/auto"), None);
         assert_eq!(Choice::parse("rule/shared"), None);
+    }
+
+    #[test]
+    fn the_cache_keeps_functions_left_to_the_rule() {
+        let path = std::env::temp_dir().join(format!("tessel-autotune-{}", std::process::id()));
+        let mut cache = Cache::open(path.to_str().unwrap());
+        let chosen = [Choice::parse("16,32/global/auto").unwrap()];
+        cache.put("a", Some(&chosen), "chosen");
+        cache.put("b", None, "left\tto the rule");
+        cache.save();
+        let cache = Cache::open(path.to_str().unwrap());
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(
+            cache.get("a", 1),
+            Some((Some(chosen.to_vec()), "chosen".into()))
+        );
+        // Another number of scops: not the same function.
+        assert_eq!(cache.get("a", 2), None);
+        assert_eq!(cache.get("b", 1), Some((None, "left to the rule".into())));
+        assert_eq!(cache.get("c", 1), None);
     }
 }
