@@ -1132,7 +1132,11 @@ impl Lowerer {
             }
             CXCursor_UnaryOperator => {
                 let op = clang_getCursorUnaryOperatorKind(c);
-                if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&op) {
+                // `&x`: x may be written through the pointer (`sscanf(s, "%d", &n)`), so it
+                // is no constant of its initializer.
+                if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&op)
+                    || op == CXUnaryOperator_AddrOf
+                {
                     if let Some(v) = lhs_var(c) {
                         self.written.push(decl_key(v));
                     }
