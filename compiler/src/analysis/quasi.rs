@@ -162,3 +162,33 @@ pub fn c_division_agrees(
     set.is_empty()
         .map_err(|e| format!("isl cannot test {text}: {e:?}"))
 }
+
+/// Whether every expression of `affs` is at least 0 at every point of `ctx`: where C
+/// compares in unsigned arithmetic, the polyhedral model's comparison of the same
+/// affine values is C's only when neither side is negative (a negative one wraps to a
+/// large unsigned value).
+pub fn nonnegative(ctx: &Where<'_>, affs: &[Aff]) -> Result<bool, String> {
+    if affs.is_empty() {
+        return Ok(true);
+    }
+    let mut cons: Vec<String> = ctx.cons.to_vec();
+    cons.push(format!(
+        "({})",
+        affs.iter()
+            .map(|a| format!("{} <= -1", aff_str(a)))
+            .collect::<Vec<_>>()
+            .join(" or ")
+    ));
+    let ivs: Vec<String> = ctx.ivs.iter().map(|l| format!("c{l}")).collect();
+    let text = format!(
+        "{} -> {{ [{}] : {} }}",
+        ctx.params,
+        ivs.join(", "),
+        cons.join(" and ")
+    );
+    let isl = Context::alloc();
+    let set =
+        Set::read_from_str(&isl, &text).map_err(|e| format!("isl cannot read {text}: {e:?}"))?;
+    set.is_empty()
+        .map_err(|e| format!("isl cannot test {text}: {e:?}"))
+}

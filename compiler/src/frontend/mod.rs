@@ -666,6 +666,17 @@ unsafe fn decl_key(c: CXCursor) -> (String, u32, u32) {
     (l.file, off, l.line)
 }
 
+/// Whether C compares the operands of comparison `c` in unsigned arithmetic: their type
+/// after the usual arithmetic conversions is unsigned int, long or long long.
+unsafe fn unsigned_compare(c: CXCursor) -> bool {
+    operands(c).first().is_some_and(|a| {
+        matches!(
+            clang_getCanonicalType(clang_getCursorType(*a)).kind,
+            CXType_UInt | CXType_ULong | CXType_ULongLong
+        )
+    })
+}
+
 /// Maps a C type to an arithmetic element type.
 unsafe fn elem_of(t: CXType) -> Option<ElemTy> {
     let t = clang_getCanonicalType(t);
@@ -990,6 +1001,23 @@ impl Lowerer {
             cons: &self.ctx,
         };
         quasi::c_division_agrees(&at, affs, upper_bounds_over).or_else(|e| self.err(c, e))
+    }
+
+    /// Whether every expression of `affs` is at least 0 wherever the code being lowered
+    /// runs (the enclosing loops and conditions; unsigned parameters are not negative).
+    fn nonnegative(&self, c: CXCursor, affs: &[Aff]) -> Res<bool> {
+        let mut cons = self.ctx.clone();
+        for (p, param) in self.scop.params.iter().enumerate() {
+            if !param.ty.is_float() && !param.ty.is_signed() {
+                cons.push(format!("p{p} >= 0"));
+            }
+        }
+        let at = quasi::Where {
+            params: quasi::params_str(&self.scop),
+            ivs: &self.ctx_loops,
+            cons: &cons,
+        };
+        quasi::nonnegative(&at, affs).or_else(|e| self.err(c, e))
     }
 
     /// Refuses quasi-affine `affs` whose floor divisions may differ from C's.
@@ -1610,6 +1638,10 @@ impl Lowerer {
             (Ok(a), Ok(b)) => (a, b),
             _ => return Ok(false),
         };
+        // In unsigned arithmetic a negative side wraps around: evaluated on data then.
+        if unsigned_compare(c) && !self.nonnegative(c, &[a.clone(), b.clone()])? {
+            return Ok(false);
+        }
         match op {
             CXBinaryOperator_LT => out.cons.push((b.sub(&a).add(&Aff::cst(-1)), false)),
             CXBinaryOperator_LE => out.cons.push((b.sub(&a), false)),
@@ -2361,7 +2393,8 @@ impl Lowerer {
         let sign = if step > 0 { 1 } else { -1 };
         // Condition, in terms of the C iterator.
         let mut ubs = Vec::new();
-        self.loop_cond(cond, &vkey, sign, &mut ubs)?;
+        let mut compared = Vec::new();
+        self.loop_cond(cond, &vkey, sign, &mut ubs, &mut compared)?;
         if ubs.is_empty() {
             return self.err(
                 cond,
@@ -2371,6 +2404,18 @@ impl Lowerer {
         let lbs: Vec<Aff> = start_b.iter().map(|a| a.scale(sign)).collect();
         self.exact_divisions(start, &lbs, None)?;
         self.exact_divisions(cond, &ubs, Some(&lbs))?;
+        // Compared in unsigned arithmetic: the model's comparison is C's where the
+        // iterator's start, its bounds and the value a decreasing loop leaves at are not
+        // negative (every value between them then is not either).
+        if !compared.is_empty() {
+            compared.extend(start_b.iter().cloned());
+            if !self.nonnegative(cond, &compared)? {
+                return self.err(
+                    cond,
+                    "'for' condition compares in unsigned arithmetic, and the iterator or its bound may be negative here, where C wraps it around to a large value (use signed types)",
+                );
+            }
+        }
         let saved = self.bind.insert(
             vkey.clone(),
             Binding::Loop {
@@ -2497,6 +2542,7 @@ impl Lowerer {
         key: &(String, u32, u32),
         sign: i64,
         ubs: &mut Vec<Aff>,
+        compared: &mut Vec<Aff>,
     ) -> Res<()> {
         let c = strip(c);
         if c.kind != CXCursor_BinaryOperator {
@@ -2508,8 +2554,8 @@ impl Lowerer {
         let k = operands(c);
         let mut op = clang_getCursorBinaryOperatorKind(c);
         if op == CXBinaryOperator_LAnd {
-            self.loop_cond(k[0], key, sign, ubs)?;
-            return self.loop_cond(k[1], key, sign, ubs);
+            self.loop_cond(k[0], key, sign, ubs, compared)?;
+            return self.loop_cond(k[1], key, sign, ubs, compared);
         }
         let (var_left, other) = if self.is_var(k[0], key) {
             (true, k[1])
@@ -2543,7 +2589,15 @@ impl Lowerer {
         }
         // An upper bound on `i` needs min (upper=true); for a decreasing loop the bound on
         // `i` is a lower one, so it must be a max.
+        let unsigned = unsigned_compare(c);
         for b in self.bound(other, sign > 0)? {
+            if unsigned {
+                // A decreasing `i >= b` leaves the loop at b - 1, compared too.
+                compared.push(match (sign < 0, inclusive) {
+                    (true, true) => b.add(&Aff::cst(-1)),
+                    _ => b.clone(),
+                });
+            }
             let b = b.scale(sign);
             ubs.push(if inclusive { b.add(&Aff::cst(1)) } else { b });
         }
