@@ -29,14 +29,27 @@ func.func @full(%A: memref<64xi64>) {
 }
 
 // Written up to %n only: copied in when n < 64, the condition the host tests (n <= 63).
+// Both copies move the first n elements only, those the scop touches (when n >= 1; none
+// otherwise), at most the 64 of the type: a caller may pass a shorter array.
 // CHECK-LABEL: func.func @partial(
 // CHECK-SAME: %[[A:[^:]*]]: memref<64xi64>, %[[N:[^:]*]]: index
+// CHECK: %[[L:.*]] = arith.addi %[[N]], %c-1 : index
+// CHECK: %[[S:.*]] = arith.cmpi sge, %[[L]], %c0 : index
+// CHECK: %[[P:.*]] = arith.maxsi %[[N]], %c0 : index
+// CHECK: %[[Q:.*]] = arith.minsi %[[P]], %c64 : index
+// CHECK: %[[LEN:.*]] = arith.select %[[S]], %[[Q]], %c0 : index
 // CHECK: %[[D:.*]] = gpu.alloc () : memref<64xi64>
 // CHECK: %[[R:.*]] = arith.subi %c63, %[[N]] : index
 // CHECK: %[[C:.*]] = arith.cmpi sge, %[[R]], %c0 : index
 // CHECK: scf.if %[[C]] {
-// CHECK-NEXT: gpu.memcpy %[[D]], %[[A]]
+// CHECK-NEXT: %[[FD:.*]] = memref.reinterpret_cast %[[D]] to offset: [0], sizes: [%[[LEN]]], strides: [1] : memref<64xi64> to memref<?xi64>
+// CHECK-NEXT: %[[FA:.*]] = memref.reinterpret_cast %[[A]] to offset: [0], sizes: [%[[LEN]]], strides: [1] : memref<64xi64> to memref<?xi64>
+// CHECK-NEXT: gpu.memcpy %[[FD]], %[[FA]] : memref<?xi64>, memref<?xi64>
 // CHECK-NEXT: }
+// CHECK: gpu.launch
+// CHECK: %[[GA:.*]] = memref.reinterpret_cast %[[A]] to offset: [0], sizes: [%[[LEN]]]
+// CHECK-NEXT: %[[GD:.*]] = memref.reinterpret_cast %[[D]] to offset: [0], sizes: [%[[LEN]]]
+// CHECK-NEXT: gpu.memcpy %[[GA]], %[[GD]]
 func.func @partial(%A: memref<64xi64>, %n: index) {
   tpoly.scop {
     affine.for %i = 0 to %n {

@@ -148,3 +148,145 @@ fn conditions(scop: &Scop, need: &Set) -> Result<Option<Vec<Vec<Constraint>>>, S
     }
     Ok(Some(out))
 }
+
+/// How many leading elements (in row-major order) of an array the host must copy: the
+/// elements up to the last one the scop may access, `constant + Σ coefficient ×
+/// parameter + 1` where the parameters satisfy one of the conjunctions `when` (where
+/// none holds the scop accesses nothing), at most `extent`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prefix {
+    pub when: Vec<Vec<Constraint>>,
+    pub terms: Vec<(usize, i64)>,
+    pub constant: i64,
+    pub extent: i64,
+}
+
+/// The prefix of the array `name` of `scop`, of static shape `shape`, that holds every
+/// element the scop may access (reads and writes, the may-accesses of data-dependent
+/// subscripts over the extent), or `None` where isl's last element is not one affine
+/// expression of the parameters (the host then copies the whole extent). C lets a
+/// caller pass less than an array parameter's declared extent (`double A[N][N]` given
+/// `n` rows, or a row of a larger array): the copies must stay within what the scop
+/// touches, or they read past the caller's memory and write over its neighbours.
+pub fn accessed_prefix(scop: &Scop, name: &str, shape: &[i64]) -> Option<Prefix> {
+    let p = prefix(scop, name, shape).ok().flatten()?;
+    // The whole array whatever the parameters: the plain copy.
+    let whole = p.terms.is_empty()
+        && p.constant + 1 >= p.extent
+        && p.when.iter().any(|conj| conj.is_empty());
+    (!whole).then_some(p)
+}
+
+fn prefix(scop: &Scop, name: &str, shape: &[i64]) -> Result<Option<Prefix>, String> {
+    let ctx = isl_context();
+    ctx.set_max_operations(COPY_IN_OPERATIONS);
+    let dims: Vec<String> = (0..shape.len()).map(|k| format!("i{k}")).collect();
+    let tuple = format!("{name}[{}]", dims.join(", "));
+    // Row-major position of an element: i0 * (n1 * n2 ...) + i1 * (n2 ...) + ...
+    let mut stride = 1i64;
+    let mut terms = Vec::new();
+    for (k, n) in shape.iter().enumerate().rev() {
+        terms.push(format!("{stride}*i{k}"));
+        stride = match stride.checked_mul(*n) {
+            Some(s) => s,
+            None => return Ok(None),
+        };
+    }
+    let extent = stride;
+    let bounds: Vec<String> = shape
+        .iter()
+        .zip(&dims)
+        .map(|(n, d)| format!("0 <= {d} < {n}"))
+        .collect();
+    let set = |s: &str| isl(UnionSet::read_from_str(&ctx, s), "read a set");
+    let within = match bounds.is_empty() {
+        true => set(&format!("{{ {tuple} }}"))?,
+        false => set(&format!("{{ {tuple} : {} }}", bounds.join(" and ")))?,
+    };
+    let array = set(&format!("{{ {tuple} }}"))?;
+    let domain = set(&scop.model.domain)?;
+    let acc = Accesses::parse(&ctx, &scop.model)?.only(&array, true)?;
+    // The may-writes of data-dependent subscripts within the extent (they may reach any
+    // element of it); the other accesses as they are, so that the last element is one
+    // expression (`4n - 1`), not its minimum with the extent's (which the host takes).
+    let range = |m: isl_rs::UnionMap| -> Result<UnionSet, String> {
+        let d = isl(domain.copy(), "copy")?;
+        isl(
+            isl(m.intersect_domain(d), "restrict")?.range(),
+            "take the range",
+        )
+    };
+    let exact = range(isl(acc.reads.union(acc.must), "unite")?)?;
+    let may = isl(range(acc.may)?.intersect(within), "intersect")?;
+    let touched = isl(exact.union(may), "unite")?;
+    let linear = isl(
+        isl_rs::UnionMap::read_from_str(
+            &ctx,
+            &format!("{{ {tuple} -> tessel_linear[{}] }}", terms.join(" + ")),
+        ),
+        "read a map",
+    )?;
+    let positions = isl(
+        isl(touched.apply(linear), "apply")?.as_set(),
+        "take the set",
+    )?;
+    if isl(positions.is_empty(), "test")? {
+        return Ok(Some(Prefix {
+            when: Vec::new(),
+            terms: Vec::new(),
+            constant: 0,
+            extent,
+        }));
+    }
+    let last = isl(
+        isl(positions.dim_max(0), "maximize")?.coalesce(),
+        "coalesce",
+    )?;
+    if isl(last.n_piece(), "count")? != 1 || isl(last.involves_nan(), "test")? {
+        return Ok(None);
+    }
+    let when = isl(isl(last.copy(), "copy")?.domain(), "take the domain")?;
+    let coalesced = isl(isl(when.copy(), "copy")?.coalesce(), "coalesce")?;
+    let Some(conjunctions) = conditions(scop, &coalesced)? else {
+        return Ok(None);
+    };
+    // The piece's expression alone: simplified within its own domain, whose
+    // constraints then go (a function defined everywhere).
+    let aff = isl(
+        isl(last.gist_params(when), "simplify")?.as_aff(),
+        "take the piece",
+    )?;
+    let int = |v: isl_rs::Val| -> Result<Option<i64>, String> {
+        Ok(match isl(v.is_int(), "test")? {
+            true => Some(isl(v.get_num_si(), "read")?),
+            false => None,
+        })
+    };
+    if isl(aff.involves_locals(), "test")?
+        || int(isl(aff.get_denominator_val(), "read")?)? != Some(1)
+    {
+        return Ok(None);
+    }
+    let mut coefficients = Vec::new();
+    for p in 0..isl(aff.dim(DimType::Param), "count")? {
+        let n = isl(aff.get_dim_name(DimType::Param, p as u32), "name")?;
+        let Some(k) = scop.params.iter().position(|(m, _)| m == n) else {
+            return Ok(None);
+        };
+        let Some(a) = int(isl(aff.get_coefficient_val(DimType::Param, p), "read")?)? else {
+            return Ok(None);
+        };
+        if a != 0 {
+            coefficients.push((k, a));
+        }
+    }
+    let Some(constant) = int(isl(aff.get_constant_val(), "read")?)? else {
+        return Ok(None);
+    };
+    Ok(Some(Prefix {
+        when: conjunctions,
+        terms: coefficients,
+        constant,
+        extent,
+    }))
+}

@@ -126,13 +126,13 @@ unsafe fn copies(launch: MlirOperation) -> Result<(), String> {
             {
                 continue;
             }
-            let d = device_copy(launch, m, Fill::Copy)?;
+            let d = device_copy(launch, m, Fill::Copy, None)?;
             for (owner, k) in uses(m) {
                 if crate::analysis::import::within(owner, launch) {
                     mlirOperationSetOperand(owner, k, d);
                 }
             }
-            release(next, m, d, writes(launch, d))?;
+            release(next, m, d, writes(launch, d), None)?;
         }
         Ok(())
     }

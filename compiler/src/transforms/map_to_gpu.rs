@@ -78,7 +78,7 @@ use super::transfers::Fill;
 use crate::analysis::coalescing::thread_order;
 use crate::analysis::import::{import_scop, Scop as ImportedScop};
 use crate::analysis::live_ranges::{live_ranges, private_within, LiveRanges};
-use crate::analysis::transfers::{copy_in, CopyIn};
+use crate::analysis::transfers::{accessed_prefix, copy_in, CopyIn, Prefix};
 use crate::mlir::{
     affine_op, block_ops, blocks, body, children, has_attr as has, instantiate, int_attr, iv,
     op_name, print_type, string_ref,
@@ -1389,17 +1389,20 @@ unsafe fn foreign(op: MlirOperation) -> Option<String> {
     }
 }
 
-/// Whether the device copy of array `m` of `scop` (modelled as `s`) needs the host's
-/// values: isl's answer where the array has a static shape and the parameters are
-/// `index` values from outside the scop (the host computes the condition before it).
-unsafe fn copy_in_of(s: &ImportedScop, m: MlirValue, scop: MlirOperation) -> CopyIn {
+/// Array `m` of `scop` (modelled as `s`) as the model names it, with its static shape
+/// and whether the scop's parameters are `index` values from outside the scop (which
+/// the host can compute conditions and sizes from before it); `None` where the model
+/// lacks it or its shape is not static.
+unsafe fn static_array<'s>(
+    s: &'s ImportedScop,
+    m: MlirValue,
+    scop: MlirOperation,
+) -> Option<(&'s str, Vec<i64>, bool)> {
     unsafe {
         let t = mlirValueGetType(m);
-        let Some((name, _)) = s.arrays.iter().find(|(_, v)| v.ptr == m.ptr) else {
-            return CopyIn::Always;
-        };
+        let (name, _) = s.arrays.iter().find(|(_, v)| v.ptr == m.ptr)?;
         if !mlirShapedTypeHasStaticShape(t) {
-            return CopyIn::Always;
+            return None;
         }
         let usable = s.params.iter().all(|(_, v)| {
             let def = match mlirValueIsAOpResult(*v) {
@@ -1412,10 +1415,31 @@ unsafe fn copy_in_of(s: &ImportedScop, m: MlirValue, scop: MlirOperation) -> Cop
         let shape: Vec<i64> = (0..mlirShapedTypeGetRank(t))
             .map(|k| mlirShapedTypeGetDimSize(t, k as isize))
             .collect();
-        match copy_in(s, name, &shape) {
+        Some((name.as_str(), shape, usable))
+    }
+}
+
+/// Whether the device copy of array `m` of `scop` (modelled as `s`) needs the host's
+/// values: isl's answer where the array has a static shape and the parameters are
+/// `index` values from outside the scop (the host computes the condition before it).
+unsafe fn copy_in_of(s: &ImportedScop, m: MlirValue, scop: MlirOperation) -> CopyIn {
+    match unsafe { static_array(s, m, scop) } {
+        None => CopyIn::Always,
+        Some((name, shape, usable)) => match copy_in(s, name, &shape) {
             CopyIn::When(_) if !usable => CopyIn::Always,
             need => need,
-        }
+        },
+    }
+}
+
+/// The leading elements of array `m` of `scop` (modelled as `s`) that the copies in and
+/// out move: those up to the last one the scop may access
+/// ([`crate::analysis::transfers::accessed_prefix`]), where isl gives it and the host
+/// can compute it; `None`: the whole array.
+unsafe fn prefix_of(s: &ImportedScop, m: MlirValue, scop: MlirOperation) -> Option<Prefix> {
+    match unsafe { static_array(s, m, scop) } {
+        Some((name, shape, true)) if !shape.is_empty() => accessed_prefix(s, name, &shape),
+        _ => None,
     }
 }
 
@@ -1517,13 +1541,22 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
                 CopyIn::Always => Fill::Copy,
                 CopyIn::When(c) => Fill::CopyWhen(c, &params),
             };
-            let d = super::transfers::device_copy(scop, m, fill)?;
+            // Only what the scop may touch moves: a caller may pass less than the
+            // declared extent, or rows of a larger array.
+            let len = match (&model, scratch) {
+                (Some(s), false) => match prefix_of(s, m, scop) {
+                    Some(p) => Some(super::transfers::prefix_length(scop, &p, &params)?),
+                    None => None,
+                },
+                _ => None,
+            };
+            let d = super::transfers::device_copy(scop, m, fill, len)?;
             for (owner, k) in crate::mlir::uses(m) {
                 if crate::analysis::import::within(owner, scop) {
                     mlirOperationSetOperand(owner, k, d);
                 }
             }
-            out_copies.push((m, d, !scratch && super::transfers::writes(scop, d)));
+            out_copies.push((m, d, !scratch && super::transfers::writes(scop, d), len));
         }
         // Buffers at the top of the scop live on the device.
         let mut buffers = Vec::new();
@@ -1543,8 +1576,8 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
         apply(actions, names)?;
         // Data out, after the scop: the arrays it writes.
         let next = mlirOperationGetNextInBlock(scop);
-        for (m, d, written) in out_copies {
-            super::transfers::release(next, m, d, written)?;
+        for (m, d, written, len) in out_copies {
+            super::transfers::release(next, m, d, written, len)?;
         }
         for d in buffers {
             let ts = print_type(mlirValueGetType(d));

@@ -3,7 +3,7 @@
 //! `tessel-map-to-gpu` (around a scop) and `tessel-launch-copies` (around one launch).
 //! Not a pass.
 
-use crate::analysis::transfers::Constraint;
+use crate::analysis::transfers::{Constraint, Prefix};
 use crate::mlir::{children, instantiate, op_name, print_type};
 use mlir_sys::*;
 
@@ -18,15 +18,85 @@ pub(crate) enum Fill<'a> {
     CopyWhen(&'a [Vec<Constraint>], &'a [MlirValue]),
 }
 
-/// Allocates, before `at`, a device array of `m`'s type and sizes filled as `fill`
-/// says; returns it.
+/// Host code before `at` computing the number of leading elements of an array that
+/// `prefix` gives ([`crate::analysis::transfers::accessed_prefix`]), from the scop's
+/// parameters `params` (`index` values available there); returns it (an `index`).
 ///
 /// # Safety
-/// `at` is a live operation in a block; `m` a live memref value available there.
+/// `at` is a live operation in a block; `params` live values available there.
+pub(crate) unsafe fn prefix_length(
+    at: MlirOperation,
+    prefix: &Prefix,
+    params: &[MlirValue],
+) -> Result<MlirValue, String> {
+    let mut body = condition(&prefix.when);
+    body += &format!(
+        "%e0 = arith.constant {} : index
+  ",
+        prefix.constant + 1
+    );
+    let mut e = "%e0".to_string();
+    for (n, &(k, a)) in prefix.terms.iter().enumerate() {
+        body += &format!(
+            "%a{n} = arith.constant {a} : index
+  %t{n} = arith.muli %a{n}, %q{k} : index
+  %e{} = arith.addi {e}, %t{n} : index
+  ",
+            n + 1
+        );
+        e = format!("%e{}", n + 1);
+    }
+    body += &format!(
+        "%extent = arith.constant {} : index
+  %low = arith.maxsi {e}, %zero : index
+  %high = arith.minsi %low, %extent : index
+  %len = arith.select %need, %high, %zero : index
+  ",
+        prefix.extent
+    );
+    let formals: Vec<String> = (0..params.len()).map(|k| format!("%q{k}: index")).collect();
+    let text = format!(
+        "func.func @len({}) -> index {{
+  {body}return %len : index
+}}",
+        formals.join(", ")
+    );
+    Ok(unsafe { instantiate(at, &text, params) }?.0[0])
+}
+
+/// `gpu.memcpy` from `%src` to `%dst` (memrefs of type `ts`): whole, or with `len`
+/// the first `%len` elements in row-major order (an `index` argument `%len`).
+unsafe fn memcpy(t: MlirType, len: Option<MlirValue>, dst: &str, src: &str) -> String {
+    let ts = unsafe { print_type(t) };
+    match len {
+        None => format!("gpu.memcpy {dst}, {src} : {ts}, {ts}\n  "),
+        Some(_) => {
+            let flat = format!("memref<?x{}>", unsafe {
+                print_type(mlirShapedTypeGetElementType(t))
+            });
+            let view = |v: &str| {
+                format!("memref.reinterpret_cast {v} to offset: [0], sizes: [%len], strides: [1] : {ts} to {flat}")
+            };
+            format!(
+                "%flat_dst = {}\n  %flat_src = {}\n  gpu.memcpy %flat_dst, %flat_src : {flat}, {flat}\n  ",
+                view(dst),
+                view(src)
+            )
+        }
+    }
+}
+
+/// Allocates, before `at`, a device array of `m`'s type and sizes filled as `fill`
+/// says (with `len`, its first `len` elements in row-major order); returns it.
+///
+/// # Safety
+/// `at` is a live operation in a block; `m` a live memref value available there, and
+/// `len` an `index` value available there.
 pub(crate) unsafe fn device_copy(
     at: MlirOperation,
     m: MlirValue,
     fill: Fill<'_>,
+    len: Option<MlirValue>,
 ) -> Result<MlirValue, String> {
     unsafe {
         let t = mlirValueGetType(m);
@@ -41,7 +111,7 @@ pub(crate) unsafe fn device_copy(
             })
             .collect();
         let sizes: Vec<String> = dynamic.iter().map(|k| format!("%s{k}")).collect();
-        let memcpy = format!("gpu.memcpy %d, %h : {ts}, {ts}\n  ");
+        let memcpy = memcpy(t, len, "%d", "%h");
         let (copy, params) = match fill {
             Fill::Nothing => (String::new(), &[][..]),
             Fill::Copy => (memcpy, &[][..]),
@@ -50,15 +120,21 @@ pub(crate) unsafe fn device_copy(
                 params,
             ),
         };
-        let formals: String = (0..params.len())
+        let mut formals: String = (0..params.len())
             .map(|k| format!(", %q{k}: index"))
             .collect();
+        if len.is_some() {
+            formals += ", %len: index";
+        }
         let text = format!(
             "func.func @in(%h: {ts}{formals}) -> {ts} {{\n  {}\n  %d = gpu.alloc ({}) : {ts}\n  {copy}return %d : {ts}\n}}",
             dims.join("\n  "),
             sizes.join(", ")
         );
-        let args: Vec<MlirValue> = std::iter::once(m).chain(params.iter().copied()).collect();
+        let args: Vec<MlirValue> = std::iter::once(m)
+            .chain(params.iter().copied())
+            .chain(len)
+            .collect();
         Ok(instantiate(at, &text, &args)?.0[0])
     }
 }
@@ -100,26 +176,35 @@ fn condition(when: &[Vec<Constraint>]) -> String {
     out
 }
 
-/// Before `at`: with `copy_out`, copies the device array `d` back to `m`; then frees `d`.
+/// Before `at`: with `copy_out`, copies the device array `d` back to `m` (with `len`,
+/// its first `len` elements in row-major order); then frees `d`.
 ///
 /// # Safety
-/// `at` is a live operation in a block; `m` and `d` live memrefs of one type there.
+/// `at` is a live operation in a block; `m` and `d` live memrefs of one type there, and
+/// `len` an `index` value available there.
 pub(crate) unsafe fn release(
     at: MlirOperation,
     m: MlirValue,
     d: MlirValue,
     copy_out: bool,
+    len: Option<MlirValue>,
 ) -> Result<(), String> {
     unsafe {
-        let ts = print_type(mlirValueGetType(m));
+        let t = mlirValueGetType(m);
+        let ts = print_type(t);
         let copy = match copy_out {
-            true => format!("gpu.memcpy %h, %d : {ts}, {ts}\n  "),
+            true => memcpy(t, len, "%h", "%d"),
             false => String::new(),
         };
+        let formal = match len {
+            Some(_) => ", %len: index",
+            None => "",
+        };
         let text = format!(
-            "func.func @out(%h: {ts}, %d: {ts}) {{\n  {copy}gpu.dealloc %d : {ts}\n  return\n}}"
+            "func.func @out(%h: {ts}, %d: {ts}{formal}) {{\n  {copy}gpu.dealloc %d : {ts}\n  return\n}}"
         );
-        instantiate(at, &text, &[m, d])?;
+        let args: Vec<MlirValue> = [m, d].into_iter().chain(len).collect();
+        instantiate(at, &text, &args)?;
         Ok(())
     }
 }
