@@ -23,13 +23,14 @@
 // NVVM: gpu.binary @tessel_kernels
 
 // A matrix-vector product with its accumulator in a local scalar, no tpoly.scop: naive
-// runs a thread per row in blocks of 256; default tiles the row loop by 256 (a block per
-// tile, a thread per point), each thread with its own accumulator.
+// runs a thread per row in blocks of 256; default tiles the row loop by 64 (a block per
+// tile, a thread per point: 5 blocks, where tiles of 256 would busy 2 SMs), each thread
+// with its own accumulator.
 // NAIVE-LABEL: func.func @mv(
 // NAIVE: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
 // NAIVE-NEXT: memref.alloca() : memref<f32>
 // DEFAULT-LABEL: func.func @mv(
-// DEFAULT: gpu.launch blocks({{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c256{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+// DEFAULT: gpu.launch blocks({{.*}}) in (%{{.*}} = %c5{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c64{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
 // DEFAULT-NEXT: memref.alloca() : memref<f32>
 // DEFAULT: scf.for
 func.func @mv(%A: memref<300x64xf32>, %x: memref<64xf32>, %y: memref<300xf32>) {

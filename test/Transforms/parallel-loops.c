@@ -3,7 +3,7 @@
 // RUN: tesselc %s --emit=gpu -v -o /dev/null 2>&1 | FileCheck %s
 
 // A temporary written before it is read in every iteration is private.
-// CHECK: mapping: priv_k0: a block per tile of 256; loop around {{.*}} on threads x
+// CHECK: mapping: priv_k0: a block per tile of 64; loop around {{.*}} on threads x
 void priv(int n, double A[100], double B[100]) {
   int i;
   double t;
@@ -53,7 +53,7 @@ void reversed(int n, double A[100]) {
 }
 
 // Reads even elements, writes odd ones: no dependence with step 2.
-// CHECK: mapping: stride_k0: a block per tile of 256; loop around {{.*}} on threads x
+// CHECK: mapping: stride_k0: a block per tile of 64; loop around {{.*}} on threads x
 void stride(int n, double A[200]) {
   int i;
 #pragma scop
@@ -79,7 +79,7 @@ void maywrite(int n, double A[100], double B[100]) {
 
 // A wavefront: neither loop is parallel without skewing; isl skews, and the wavefront's
 // inner loop runs on the threads.
-// CHECK: mapping: wave_k0: a block per tile of 256; loop around {{.*}} on threads x
+// CHECK: mapping: wave_k0: a block per tile of 64; loop around {{.*}} on threads x
 void wave(int n, double A[100][100]) {
   int i, j;
 #pragma scop
@@ -90,7 +90,7 @@ void wave(int n, double A[100][100]) {
 }
 
 // Rows are independent, columns carry the recurrence.
-// CHECK: mapping: rows_k0: a block per tile of 256; loop around {{.*}} on threads x
+// CHECK: mapping: rows_k0: a block per tile of 64; loop around {{.*}} on threads x
 void rows(int n, double A[100][100]) {
   int i, j;
 #pragma scop
@@ -101,7 +101,7 @@ void rows(int n, double A[100][100]) {
 }
 
 // Affine guards restrict the domain: the write to row 0 is read by no other iteration.
-// CHECK: mapping: guarded_k0: a block per tile of 256; loop around {{.*}} on threads x
+// CHECK: mapping: guarded_k0: a block per tile of 64; loop around {{.*}} on threads x
 void guarded(int n, double A[100]) {
   int i;
 #pragma scop

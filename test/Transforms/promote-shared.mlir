@@ -92,24 +92,26 @@ func.func @copy(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
   return
 }
 
-// x is read by every thread, but its 20000 floats (80000 bytes) do not fit in a
-// block's 48 KiB; y's footprint per tile has no constant size (n is a parameter).
+// x is read by every thread, but a tile's 20000 floats of it (80000 bytes, with the
+// tile sizes the scop asks for) do not fit in a block's 48 KiB, nor do y's.
 // CHECK-LABEL: func.func @too_large(
 // CHECK-NOT: tgpu.
 // CHECK: return
 func.func @too_large(%x: memref<20000xf32>, %y: memref<?xf32>, %n: index, %z: memref<256xf32>) {
-  affine.for %i = 0 to 256 {
-    affine.for %j = 0 to 20000 {
-      %v = affine.load %x[%j] : memref<20000xf32>
-      %w = affine.load %z[%i] : memref<256xf32>
-      %s = arith.addf %v, %w : f32
-      affine.store %s, %z[%i] : memref<256xf32>
-    }
-    affine.for %j = 0 to %n {
-      %v = affine.load %y[%j] : memref<?xf32>
-      %w = affine.load %z[%i] : memref<256xf32>
-      %s = arith.addf %v, %w : f32
-      affine.store %s, %z[%i] : memref<256xf32>
+  tpoly.scop tile_sizes [256, 20000] {
+    affine.for %i = 0 to 256 {
+      affine.for %j = 0 to 20000 {
+        %v = affine.load %x[%j] : memref<20000xf32>
+        %w = affine.load %z[%i] : memref<256xf32>
+        %s = arith.addf %v, %w : f32
+        affine.store %s, %z[%i] : memref<256xf32>
+      }
+      affine.for %j = 0 to %n {
+        %v = affine.load %y[%j] : memref<?xf32>
+        %w = affine.load %z[%i] : memref<256xf32>
+        %s = arith.addf %v, %w : f32
+        affine.store %s, %z[%i] : memref<256xf32>
+      }
     }
   }
   return

@@ -21,15 +21,59 @@
 // CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable, tpoly.point}
 // CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.member = 1 : i64, tpoly.permutable, tpoly.tile = 16 : i64}
 // CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable, tpoly.tile = 32 : i64}
-// Without sizes: 256 for i, the one coincident member (tessel-map-to-gpu maps its
-// points to a block's threads), 8 for j (run in sequence by each thread).
+// Without sizes: 64 for i, the one coincident member (tessel-map-to-gpu maps its
+// points to a block's threads: 256 of them, halved down to 64 while the grid would
+// have fewer than 64 blocks, here 100 rows), 8 for j (run in sequence by each thread).
 // DEFAULT-LABEL: func.func @rect(
-// DEFAULT: tpoly.scop tile_sizes [256, 8] {
+// DEFAULT: tpoly.scop tile_sizes [64, 8] {
 func.func @rect(%A: memref<100x100xf32>, %x: f32) {
   tpoly.scop {
     affine.for %i = 0 to 100 {
       affine.for %j = 0 to 100 {
         affine.store %x, %A[%i, %j] : memref<100x100xf32>
+      } {tpoly.band = 0 : i64, tpoly.member = 1 : i64, tpoly.permutable}
+    } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+  }
+  return
+}
+
+// -----
+
+// The one member mapped to threads over many rows: tiles of 256 where that leaves at
+// least 64 blocks (20000 rows: 79), 128 where halving does (10000 rows: 40 tiles of 256,
+// 79 of 128), 64 at most (4000 rows: 63). A parametric bound takes the extent of the
+// arrays the counter indexes (y[i] and A[i][j] of 4096 rows: 64 tiles of 64).
+// DEFAULT-LABEL: func.func @rows(
+// DEFAULT: tpoly.scop tile_sizes [256] {
+// DEFAULT: tpoly.scop tile_sizes [128] {
+// DEFAULT: tpoly.scop tile_sizes [64] {
+// DEFAULT: tpoly.scop tile_sizes [64, 8] {
+func.func @rows(%A: memref<20000xf32>, %M: memref<4096x64xf32>, %y: memref<4096xf32>, %n: index) {
+  tpoly.scop {
+    affine.for %i = 0 to 20000 {
+      %v = affine.load %A[%i] : memref<20000xf32>
+      affine.store %v, %A[%i] : memref<20000xf32>
+    } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+  }
+  tpoly.scop {
+    affine.for %i = 0 to 10000 {
+      %v = affine.load %A[%i] : memref<20000xf32>
+      affine.store %v, %A[%i] : memref<20000xf32>
+    } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+  }
+  tpoly.scop {
+    affine.for %i = 0 to 4000 {
+      %v = affine.load %A[%i] : memref<20000xf32>
+      affine.store %v, %A[%i] : memref<20000xf32>
+    } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+  }
+  tpoly.scop {
+    affine.for %i = 0 to %n {
+      affine.for %j = 0 to 64 {
+        %a = affine.load %M[%i, %j] : memref<4096x64xf32>
+        %b = affine.load %y[%i] : memref<4096xf32>
+        %c = arith.addf %a, %b : f32
+        affine.store %c, %y[%i] : memref<4096xf32>
       } {tpoly.band = 0 : i64, tpoly.member = 1 : i64, tpoly.permutable}
     } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
   }

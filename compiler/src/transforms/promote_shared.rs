@@ -343,8 +343,13 @@ unsafe fn promote_band(
                 let elements = sizes.iter().product::<i64>() as f64;
                 // Or a load uncoalesced along thread x, staged (paper 004): the copy reads
                 // rows of the box at least a sector wide with consecutive threads.
+                // Not where the box is mostly unread: a skewed band's tile reads a
+                // diagonal of its box (bicg's wavefront: 64 of 64x64 elements), and its
+                // copy would move 64 times what the tile reads.
                 let row_bytes = sizes[rank - 1] * element_bytes(t) as i64;
-                let staged = row_bytes >= 32 && loads.iter().any(|l| uncoalesced(*l, x));
+                let staged = row_bytes >= 32
+                    && 2.0 * reads_per_tile >= elements
+                    && loads.iter().any(|l| uncoalesced(*l, x));
                 let reused = reused && reads_per_tile >= min_reuse * elements;
                 if !reused && !staged && !seed {
                     break 'decide Err("no reuse and no uncoalesced access");

@@ -223,7 +223,7 @@ pub(crate) unsafe fn rule(loops: &[MlirOperation]) -> Vec<i64> {
     }
     match mapped.len() {
         0 => {}
-        1 => default[mapped[0]] = 256,
+        1 => default[mapped[0]] = unsafe { one_dimensional(loops[mapped[0]]) },
         2 => {
             // A 32x32 tile's members run in sequence by 32 too: a matrix product's k
             // tile then reads 32x32 boxes (4 KiB of f32, 8 KiB of f64 each), and every
@@ -238,6 +238,62 @@ pub(crate) unsafe fn rule(loops: &[MlirOperation]) -> Vec<i64> {
         }
     }
     default
+}
+
+/// Fewest blocks the rule gives a one-dimensional grid, halving its tiles of 256 down to
+/// 64 where the loop runs too few iterations for more: on an H200 (132 SMs), matvec's
+/// 4096 rows run in 324 us as 64 tiles of 64 and in 454 us as 16 tiles of 256 (its
+/// 256-thread blocks busy 16 SMs), gesummv's 4000 rows in 740 us as 63 tiles of 64 and
+/// 1535 us as 16 of 256 (ncu, bench/results/calibration-h200/README.md). Smaller tiles
+/// than 64 (one warp each) ran matvec slower again: a block's warp has none to
+/// overlap its barriers with.
+const MIN_BLOCKS: i64 = 64;
+
+/// The tile size of a band's one member mapped to threads (the block's 256 threads in
+/// a row, one per point): 256, or 128 or 64 where [`extent_estimate`] leaves fewer than
+/// [`MIN_BLOCKS`] tiles of 256.
+unsafe fn one_dimensional(l: MlirOperation) -> i64 {
+    let Some(n) = (unsafe { extent_estimate(l) }) else {
+        return 256;
+    };
+    let mut size = 256;
+    while size > 64 && (n + size - 1) / size < MIN_BLOCKS {
+        size /= 2;
+    }
+    size
+}
+
+/// An estimate of how many values the counter of loop `l` takes: its trip count where
+/// the bounds are constant, else the smallest static extent of the array dimensions its
+/// accesses index with the counter alone (coefficient 1 or -1: `y[i]`, `A[i][j]`), which
+/// a parametric bound (`i < n` over arrays of `N`) stays within; `None` without either.
+unsafe fn extent_estimate(l: MlirOperation) -> Option<i64> {
+    if let Some(n) = unsafe { crate::analysis::coalescing::trip_count(l) } {
+        return Some(n as i64);
+    }
+    let iv = unsafe { counters(&[l], &[0]) }[0];
+    let mut best: Option<i64> = None;
+    let mut stack = vec![l];
+    while let Some(op) = stack.pop() {
+        stack.extend(unsafe { children(op) });
+        let name = unsafe { op_name(op) };
+        let memref = match name.as_str() {
+            "affine.load" | "memref.load" => 0,
+            "affine.store" | "memref.store" => 1,
+            _ => continue,
+        };
+        let t = unsafe { mlirValueGetType(mlirOperationGetOperand(op, memref)) };
+        let subscripts = unsafe { crate::analysis::coalescing::coefficients(op, iv) };
+        for (d, c) in subscripts.iter().enumerate() {
+            if matches!(c, Some(1) | Some(-1))
+                && !unsafe { mlirShapedTypeIsDynamicDim(t, d as isize) }
+            {
+                let n = unsafe { mlirShapedTypeGetDimSize(t, d as isize) };
+                best = Some(best.map_or(n, |b| b.min(n)));
+            }
+        }
+    }
+    best
 }
 
 /// The members of the band `loops` that `tessel-map-to-gpu` maps to threads: the first
