@@ -9,8 +9,9 @@
 //! Sizes: the `sizes` option (one per member, outermost first; the last repeats), else
 //! the scop's `tile_sizes`, else by what `tessel-map-to-gpu` maps to a block's threads
 //! (the first coincident member and the coincident ones right inside it, at most
-//! three): 256 for one such member, 32 for each of two, and for three 32 for the one
-//! thread x takes ([`crate::analysis::coalescing`]), 8 and 4 for the others (a thread
+//! three): 256 for one such member (halved down to 64 while the grid would have
+//! fewer than [`MIN_BLOCKS`] blocks: [`one_dimensional`]), 32 for each of two, and for
+//! three 32 for the one thread x takes ([`crate::analysis::coalescing`]), 8 and 4 for the others (a thread
 //! per point, at most 1024 per block: every GPU's limit; without data reuse in a tile
 //! a larger one only leaves fewer threads); for the members run in sequence inside a
 //! thread, 32 beside two mapped members (a 32x32x32 tile of a matrix product: its
@@ -211,7 +212,8 @@ unsafe fn next_member(l: MlirOperation, band: i64, m: i64) -> Option<MlirOperati
 
 /// `tessel-tile`'s rule for the band `loops` (its perfectly nested members, outermost
 /// first): the members `tessel-map-to-gpu` maps to threads ([`mapped`]) get a thread per
-/// point (256 for one; 32 each for two; for three, 32 for the one thread x takes, 8 and
+/// point (256 for one, or fewer for a short loop: [`one_dimensional`]; 32 each for two;
+/// for three, 32 for the one thread x takes, 8 and
 /// 4 for the others), the others 32 beside two mapped members, else 8; a band without a
 /// coincident member 32 for each of one or two members and 8 for deeper bands.
 pub(crate) unsafe fn rule(loops: &[MlirOperation]) -> Vec<i64> {
