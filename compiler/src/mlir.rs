@@ -604,6 +604,73 @@ pub(crate) unsafe fn function_name(mut op: MlirOperation) -> String {
     String::new()
 }
 
+/// A call before `at` of the runtime function `name` (declared `func.func private` at
+/// the top of the enclosing module on first use) with `operands`, returning `result`
+/// (none with `None`); returns the call's result. Built, not parsed: a template's call
+/// would not find the declaration.
+///
+/// # Safety
+/// `at` is a live operation in a block of a module; `operands` live values there.
+pub(crate) unsafe fn runtime_call(
+    at: MlirOperation,
+    name: &str,
+    operands: &[MlirValue],
+    result: Option<MlirType>,
+) -> Result<Option<MlirValue>, String> {
+    unsafe {
+        let mut m = at;
+        while op_name(m) != "builtin.module" {
+            m = mlirOperationGetParentOperation(m);
+            if m.ptr.is_null() {
+                return Err("internal: an operation outside a module".into());
+            }
+        }
+        let ctx = mlirOperationGetContext(at);
+        let loc = mlirOperationGetLocation(at);
+        let named = |k: &str, v: MlirAttribute| {
+            mlirNamedAttributeGet(mlirIdentifierGet(ctx, string_ref(k)), v)
+        };
+        let declared = children(m).iter().any(|f| {
+            let a = mlirOperationGetAttributeByName(*f, string_ref("sym_name"));
+            !a.ptr.is_null()
+                && mlirAttributeIsAString(a)
+                && from_string_ref(mlirStringAttrGetValue(a)) == name
+        });
+        let results: Vec<MlirType> = result.into_iter().collect();
+        if !declared {
+            let inputs: Vec<MlirType> = operands.iter().map(|v| mlirValueGetType(*v)).collect();
+            let mut state = mlirOperationStateGet(string_ref("func.func"), loc);
+            let ty = mlirFunctionTypeGet(
+                ctx,
+                inputs.len() as isize,
+                inputs.as_ptr(),
+                results.len() as isize,
+                results.as_ptr(),
+            );
+            let attrs = [
+                named("sym_name", mlirStringAttrGet(ctx, string_ref(name))),
+                named("function_type", mlirTypeAttrGet(ty)),
+                named(
+                    "sym_visibility",
+                    mlirStringAttrGet(ctx, string_ref("private")),
+                ),
+            ];
+            mlirOperationStateAddAttributes(&mut state, 3, attrs.as_ptr());
+            let region = mlirRegionCreate();
+            mlirOperationStateAddOwnedRegions(&mut state, 1, &region);
+            mlirBlockInsertOwnedOperation(body(m), 0, mlirOperationCreate(&mut state));
+        }
+        let mut state = mlirOperationStateGet(string_ref("func.call"), loc);
+        mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
+        mlirOperationStateAddResults(&mut state, results.len() as isize, results.as_ptr());
+        let callee = named("callee", mlirFlatSymbolRefAttrGet(ctx, string_ref(name)));
+        mlirOperationStateAddAttributes(&mut state, 1, &callee);
+        let call = mlirOperationCreate(&mut state);
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, call);
+        Ok(result.map(|_| mlirOperationGetResult(call, 0)))
+    }
+}
+
 /// Parses `text` (a `func.func` of arguments `args`' types) and moves its body before
 /// `at` with its arguments replaced by `args`; returns what its `return` returns and
 /// its operations (a pass builds a few operations this way from a readable template).

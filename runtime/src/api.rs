@@ -315,6 +315,28 @@ pub extern "C" fn tessel_block_extent(blocks: i64, threads: i64, extent: i64) ->
     }
 }
 
+/// The host's check before a region (the compiler's `transforms::overlap`): with
+/// `overlap` set, the arrays `first` and `second` of the function whose region starts
+/// at C line `line` (argument numbers; -1 for a global) overlap in memory where the
+/// region copies them, which it assumes they do not (one of them is written): the
+/// program stops with an error instead of computing other values than C's.
+#[no_mangle]
+pub extern "C" fn tessel_check_overlap(overlap: bool, line: i64, first: i64, second: i64) {
+    if !overlap {
+        return;
+    }
+    let name = |k: i64| match k {
+        -1 => "a global array".to_string(),
+        k => format!("argument {}", k + 1),
+    };
+    eprintln!(
+        "tessel runtime: error: the region at line {line} uses {} and {}, which overlap in memory, and writes one of them; a region assumes the arrays it writes overlap no other (copy one first)",
+        name(first),
+        name(second)
+    );
+    std::process::exit(1);
+}
+
 // Printing helpers for hand-written host code run by tessel-run.
 #[no_mangle]
 pub extern "C" fn tessel_print_f32(v: f32) {

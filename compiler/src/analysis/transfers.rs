@@ -168,8 +168,18 @@ pub struct Prefix {
 /// caller pass less than an array parameter's declared extent (`double A[N][N]` given
 /// `n` rows, or a row of a larger array): the copies must stay within what the scop
 /// touches, or they read past the caller's memory and write over its neighbours.
-pub fn accessed_prefix(scop: &Scop, name: &str, shape: &[i64]) -> Option<Prefix> {
-    let p = prefix(scop, name, shape).ok().flatten()?;
+///
+/// With `recorded`, the last element is the one [`last_touched`] gave for the scop as
+/// it stood before `tessel-promote-shared` (whose copies read whole boxes of tiles, more
+/// than the scop's statements: their extra elements are read on the device but never
+/// used, and need not come from the host).
+pub fn accessed_prefix(
+    scop: &Scop,
+    name: &str,
+    shape: &[i64],
+    recorded: Option<&str>,
+) -> Option<Prefix> {
+    let p = prefix(scop, name, shape, recorded).ok().flatten()?;
     // The whole array whatever the parameters: the plain copy.
     let whole = p.terms.is_empty()
         && p.constant + 1 >= p.extent
@@ -177,9 +187,28 @@ pub fn accessed_prefix(scop: &Scop, name: &str, shape: &[i64]) -> Option<Prefix>
     (!whole).then_some(p)
 }
 
-fn prefix(scop: &Scop, name: &str, shape: &[i64]) -> Result<Option<Prefix>, String> {
+/// The position of the last element of array `name` (of shape `shape`) that `scop` may
+/// touch, as isl text of a piecewise affine function of the parameters (`[p0] -> {
+/// [(-1 + 4p0)] : p0 > 0 }`), or `"none"` where it touches none; `None` where isl gives
+/// up. `tessel-promote-shared` records it before its copies change the accesses.
+pub fn last_touched(scop: &Scop, name: &str, shape: &[i64]) -> Option<String> {
     let ctx = isl_context();
     ctx.set_max_operations(COPY_IN_OPERATIONS);
+    match last_position(&ctx, scop, name, shape) {
+        Ok(Some(Some(last))) => last.to_str().ok().map(str::to_string),
+        Ok(Some(None)) => Some("none".into()),
+        _ => None,
+    }
+}
+
+/// The row-major position's maximum over the elements of `name` that `scop` may
+/// touch (`Some(None)`: none), or `None` where the shape's size overflows.
+fn last_position(
+    ctx: &isl_rs::Context,
+    scop: &Scop,
+    name: &str,
+    shape: &[i64],
+) -> Result<Option<Option<isl_rs::PwAff>>, String> {
     let dims: Vec<String> = (0..shape.len()).map(|k| format!("i{k}")).collect();
     let tuple = format!("{name}[{}]", dims.join(", "));
     // Row-major position of an element: i0 * (n1 * n2 ...) + i1 * (n2 ...) + ...
@@ -192,7 +221,6 @@ fn prefix(scop: &Scop, name: &str, shape: &[i64]) -> Result<Option<Prefix>, Stri
             None => return Ok(None),
         };
     }
-    let extent = stride;
     let bounds: Vec<String> = shape
         .iter()
         .zip(&dims)
@@ -231,17 +259,43 @@ fn prefix(scop: &Scop, name: &str, shape: &[i64]) -> Result<Option<Prefix>, Stri
         "take the set",
     )?;
     if isl(positions.is_empty(), "test")? {
+        return Ok(Some(None));
+    }
+    let last = isl(
+        isl(positions.dim_max(0), "maximize")?.coalesce(),
+        "coalesce",
+    )?;
+    Ok(Some(Some(last)))
+}
+
+fn prefix(
+    scop: &Scop,
+    name: &str,
+    shape: &[i64],
+    recorded: Option<&str>,
+) -> Result<Option<Prefix>, String> {
+    let ctx = isl_context();
+    ctx.set_max_operations(COPY_IN_OPERATIONS);
+    let extent = match shape.iter().try_fold(1i64, |a, n| a.checked_mul(*n)) {
+        Some(e) => e,
+        None => return Ok(None),
+    };
+    let last = match recorded {
+        Some("none") => None,
+        Some(text) => Some(isl(isl_rs::PwAff::read_from_str(&ctx, text), "read")?),
+        None => match last_position(&ctx, scop, name, shape)? {
+            Some(last) => last,
+            None => return Ok(None),
+        },
+    };
+    let Some(last) = last else {
         return Ok(Some(Prefix {
             when: Vec::new(),
             terms: Vec::new(),
             constant: 0,
             extent,
         }));
-    }
-    let last = isl(
-        isl(positions.dim_max(0), "maximize")?.coalesce(),
-        "coalesce",
-    )?;
+    };
     if isl(last.n_piece(), "count")? != 1 || isl(last.involves_nan(), "test")? {
         return Ok(None);
     }

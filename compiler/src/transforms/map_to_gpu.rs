@@ -1150,40 +1150,6 @@ unsafe fn launch_extent(
 ) -> Result<MlirValue, String> {
     use super::bound_blocks::EXTENT_FN as EXTENT;
     unsafe {
-        let mut m = o;
-        while op_name(m) != "builtin.module" {
-            m = mlirOperationGetParentOperation(m);
-            if m.ptr.is_null() {
-                return Err("internal: a launch outside a module".into());
-            }
-        }
-        let declared = children(m)
-            .iter()
-            .any(|f| super::bound_blocks::symbol(*f) == EXTENT);
-        let ctx = mlirOperationGetContext(o);
-        let index = mlirIndexTypeGet(ctx);
-        if !declared {
-            // `func.func private @tessel_block_extent(index, index, index) -> index`.
-            let loc = mlirOperationGetLocation(o);
-            let mut state = mlirOperationStateGet(string_ref("func.func"), loc);
-            let inputs = [index; 3];
-            let ty = mlirFunctionTypeGet(ctx, 3, inputs.as_ptr(), 1, &index);
-            let named = |k: &str, v: MlirAttribute| {
-                mlirNamedAttributeGet(mlirIdentifierGet(ctx, string_ref(k)), v)
-            };
-            let attrs = [
-                named("sym_name", mlirStringAttrGet(ctx, string_ref(EXTENT))),
-                named("function_type", mlirTypeAttrGet(ty)),
-                named(
-                    "sym_visibility",
-                    mlirStringAttrGet(ctx, string_ref("private")),
-                ),
-            ];
-            mlirOperationStateAddAttributes(&mut state, 3, attrs.as_ptr());
-            let region = mlirRegionCreate();
-            mlirOperationStateAddOwnedRegions(&mut state, 1, &region);
-            mlirBlockInsertOwnedOperation(body(m), 0, mlirOperationCreate(&mut state));
-        }
         let threads = constant(o, block.iter().product())?;
         let extent = constant(o, block[outer])?;
         let (r, _) = instantiate(
@@ -1195,20 +1161,9 @@ unsafe fn launch_extent(
 }",
             &[sizes[0], sizes[1], sizes[2]],
         )?;
-        // Built, not parsed: a template's call would not find the declaration.
-        let mut state = mlirOperationStateGet(string_ref("func.call"), mlirOperationGetLocation(o));
-        let operands = [r[0], threads, extent];
-        mlirOperationStateAddOperands(&mut state, 3, operands.as_ptr());
-        mlirOperationStateAddResults(&mut state, 1, &index);
-        let callee = mlirNamedAttributeGet(
-            mlirIdentifierGet(ctx, string_ref("callee")),
-            mlirFlatSymbolRefAttrGet(ctx, string_ref(EXTENT)),
-        );
-        mlirOperationStateAddAttributes(&mut state, 1, &callee);
-        let call = mlirOperationCreate(&mut state);
-        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(o), o, call);
-        let r = [mlirOperationGetResult(call, 0)];
-        Ok(r[0])
+        let index = mlirIndexTypeGet(mlirOperationGetContext(o));
+        let r = crate::mlir::runtime_call(o, EXTENT, &[r[0], threads, extent], Some(index))?;
+        Ok(r.expect("a call with a result"))
     }
 }
 
@@ -1438,8 +1393,26 @@ unsafe fn copy_in_of(s: &ImportedScop, m: MlirValue, scop: MlirOperation) -> Cop
 /// can compute it; `None`: the whole array.
 unsafe fn prefix_of(s: &ImportedScop, m: MlirValue, scop: MlirOperation) -> Option<Prefix> {
     match unsafe { static_array(s, m, scop) } {
-        Some((name, shape, true)) if !shape.is_empty() => accessed_prefix(s, name, &shape),
+        Some((name, shape, true)) if !shape.is_empty() => {
+            let recorded = unsafe { recorded_last(scop, name) };
+            accessed_prefix(s, name, &shape, recorded.as_deref())
+        }
         _ => None,
+    }
+}
+
+/// The last element of array `name` that `scop` touched before `tessel-promote-shared`
+/// copied boxes of it, as that pass recorded it
+/// ([`crate::transforms::promote_shared::TOUCHED`]).
+unsafe fn recorded_last(scop: MlirOperation, name: &str) -> Option<String> {
+    unsafe {
+        let d = mlirOperationGetAttributeByName(scop, string_ref(super::promote_shared::TOUCHED));
+        if d.ptr.is_null() || !mlirAttributeIsADictionary(d) {
+            return None;
+        }
+        let a = mlirDictionaryAttrGetElementByName(d, string_ref(name));
+        (!a.ptr.is_null() && mlirAttributeIsAString(a))
+            .then(|| crate::mlir::from_string_ref(mlirStringAttrGetValue(a)))
     }
 }
 
@@ -1558,6 +1531,17 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
             }
             out_copies.push((m, d, !scratch && super::transfers::writes(scop, d), len));
         }
+        // The caller's arrays must not overlap where the scop writes (the device copies
+        // are separate arrays).
+        let checked: Vec<super::overlap::Array> = out_copies
+            .iter()
+            .map(|(m, _, written, len)| super::overlap::Array {
+                value: *m,
+                len: *len,
+                written: *written,
+            })
+            .collect();
+        super::overlap::check(scop, &checked)?;
         // Buffers at the top of the scop live on the device.
         let mut buffers = Vec::new();
         for o in ops_of(top) {

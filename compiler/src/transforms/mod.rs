@@ -12,6 +12,7 @@ pub mod inline_scops;
 pub mod launch_copies;
 pub mod lower_shared;
 pub mod map_to_gpu;
+mod overlap;
 pub mod pad_banks;
 pub mod print_model;
 pub mod promote_registers;

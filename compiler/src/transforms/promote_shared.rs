@@ -150,12 +150,20 @@ unsafe fn attr(op: MlirOperation, name: &str) -> MlirAttribute {
     unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) }
 }
 
+/// The scop's attribute recording, for each array (by its model's name), the last
+/// element the scop touches before the pass copies boxes of it
+/// ([`crate::analysis::transfers::last_touched`]): the copies read whole tiles' boxes,
+/// and `tessel-map-to-gpu` moves between host and device only what the statements
+/// touch (a caller may pass fewer rows than an array's declared extent).
+pub const TOUCHED: &str = "tessel.touched";
+
 unsafe fn promote_scop(scop: MlirOperation, min_reuse: f64) -> Result<(), String> {
     let s = import_scop(scop)?;
     let kernels = unsafe { tiled_kernels(scop, Some(&s))? };
     if kernels.is_empty() {
         return Ok(());
     }
+    unsafe { record_touched(scop, &s) };
     let ctx = isl_context();
     let domain = isl(UnionSet::read_from_str(&ctx, &s.model.domain))?;
     let reads = isl(UnionMap::read_from_str(&ctx, &s.model.reads))?;
@@ -409,6 +417,37 @@ unsafe fn promote_band(
             return Ok(());
         }
         rewrite(anchor, tiles, &outer, &s.params, promoted)
+    }
+}
+
+/// Records [`TOUCHED`] on `scop` (modelled as `s`) for its arrays of static shape, once.
+unsafe fn record_touched(scop: MlirOperation, s: &Scop) {
+    unsafe {
+        if !mlirOperationGetAttributeByName(scop, string_ref(TOUCHED))
+            .ptr
+            .is_null()
+        {
+            return;
+        }
+        let ctx = mlirOperationGetContext(scop);
+        let mut entries = Vec::new();
+        for (name, value) in &s.arrays {
+            let t = mlirValueGetType(*value);
+            if !mlirShapedTypeHasStaticShape(t) || mlirShapedTypeGetRank(t) == 0 {
+                continue;
+            }
+            let shape: Vec<i64> = (0..mlirShapedTypeGetRank(t))
+                .map(|k| mlirShapedTypeGetDimSize(t, k as isize))
+                .collect();
+            if let Some(text) = crate::analysis::transfers::last_touched(s, name, &shape) {
+                entries.push(mlirNamedAttributeGet(
+                    mlirIdentifierGet(ctx, string_ref(name)),
+                    mlirStringAttrGet(ctx, string_ref(&text)),
+                ));
+            }
+        }
+        let d = mlirDictionaryAttrGet(ctx, entries.len() as isize, entries.as_ptr());
+        mlirOperationSetAttributeByName(scop, string_ref(TOUCHED), d);
     }
 }
 
