@@ -149,18 +149,7 @@ pub fn c_division_agrees(
         run.extend(affs.iter().map(|ub| format!("t < {}", largest(ub))));
         cons.push(format!("exists (t : {})", run.join(" and ")));
     }
-    let ivs: Vec<String> = ctx.ivs.iter().map(|l| format!("c{l}")).collect();
-    let text = format!(
-        "{} -> {{ [{}] : {} }}",
-        ctx.params,
-        ivs.join(", "),
-        cons.join(" and ")
-    );
-    let isl = Context::alloc();
-    let set =
-        Set::read_from_str(&isl, &text).map_err(|e| format!("isl cannot read {text}: {e:?}"))?;
-    set.is_empty()
-        .map_err(|e| format!("isl cannot test {text}: {e:?}"))
+    none_at(ctx, &cons)
 }
 
 /// Whether every expression of `affs` is at least 0 at every point of `ctx`: where C
@@ -179,6 +168,11 @@ pub fn nonnegative(ctx: &Where<'_>, affs: &[Aff]) -> Result<bool, String> {
             .collect::<Vec<_>>()
             .join(" or ")
     ));
+    none_at(ctx, &cons)
+}
+
+/// Whether no point of `ctx`'s loops satisfies all of `cons` (its constraints and more).
+fn none_at(ctx: &Where<'_>, cons: &[String]) -> Result<bool, String> {
     let ivs: Vec<String> = ctx.ivs.iter().map(|l| format!("c{l}")).collect();
     let text = format!(
         "{} -> {{ [{}] : {} }}",
