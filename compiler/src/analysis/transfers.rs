@@ -57,9 +57,13 @@ pub fn copy_in(scop: &Scop, name: &str, shape: &[i64]) -> CopyIn {
     needed(scop, name, shape).unwrap_or(CopyIn::Always)
 }
 
-fn needed(scop: &Scop, name: &str, shape: &[i64]) -> Result<CopyIn, String> {
-    let ctx = isl_context();
-    ctx.set_max_operations(COPY_IN_OPERATIONS);
+/// The array `name` of shape `shape` in isl: its tuple (`A[i0, i1]`), the set of all
+/// its elements and the set of those within its extent.
+fn array_sets(
+    ctx: &isl_rs::Context,
+    name: &str,
+    shape: &[i64],
+) -> Result<(String, UnionSet, UnionSet), String> {
     let dims: Vec<String> = (0..shape.len()).map(|k| format!("i{k}")).collect();
     let bounds: Vec<String> = shape
         .iter()
@@ -67,13 +71,31 @@ fn needed(scop: &Scop, name: &str, shape: &[i64]) -> Result<CopyIn, String> {
         .map(|(n, d)| format!("0 <= {d} < {n}"))
         .collect();
     let tuple = format!("{name}[{}]", dims.join(", "));
-    let set = |s: &str| isl(UnionSet::read_from_str(&ctx, s), "read a set");
+    let set = |s: &str| isl(UnionSet::read_from_str(ctx, s), "read a set");
     let array = set(&format!("{{ {tuple} }}"))?;
     let extent = match bounds.is_empty() {
         true => set(&format!("{{ {tuple} }}"))?,
         false => set(&format!("{{ {tuple} : {} }}", bounds.join(" and ")))?,
     };
-    let domain = set(&scop.model.domain)?;
+    Ok((tuple, array, extent))
+}
+
+/// An isl value as an `i64` (`None`: not an integer).
+fn int_val(v: isl_rs::Val) -> Result<Option<i64>, String> {
+    Ok(match isl(v.is_int(), "test")? {
+        true => Some(isl(v.get_num_si(), "read")?),
+        false => None,
+    })
+}
+
+fn needed(scop: &Scop, name: &str, shape: &[i64]) -> Result<CopyIn, String> {
+    let ctx = isl_context();
+    ctx.set_max_operations(COPY_IN_OPERATIONS);
+    let (_, array, extent) = array_sets(&ctx, name, shape)?;
+    let domain = isl(
+        UnionSet::read_from_str(&ctx, &scop.model.domain),
+        "read a set",
+    )?;
     let acc = Accesses::parse(&ctx, &scop.model)?.only(&array, true)?;
     let (_, live_in) = acc.flow()?;
     let exposed = isl(live_in.range(), "take the range")?;
@@ -116,12 +138,7 @@ fn conditions(scop: &Scop, need: &Set) -> Result<Option<Vec<Vec<Constraint>>>, S
         let mut conj = Vec::new();
         for c in 0..isl(cons.size(), "count")? {
             let c = isl(cons.get_at(c), "get")?;
-            let int = |v: isl_rs::Val| -> Result<Option<i64>, String> {
-                Ok(match isl(v.is_int(), "test")? {
-                    true => Some(isl(v.get_num_si(), "read")?),
-                    false => None,
-                })
-            };
+            let int = int_val;
             let mut terms = Vec::new();
             for (p, &k) in index.iter().enumerate() {
                 let Some(a) = int(isl(
@@ -209,8 +226,7 @@ fn last_position(
     name: &str,
     shape: &[i64],
 ) -> Result<Option<Option<isl_rs::PwAff>>, String> {
-    let dims: Vec<String> = (0..shape.len()).map(|k| format!("i{k}")).collect();
-    let tuple = format!("{name}[{}]", dims.join(", "));
+    let (tuple, array, within) = array_sets(ctx, name, shape)?;
     // Row-major position of an element: i0 * (n1 * n2 ...) + i1 * (n2 ...) + ...
     let mut stride = 1i64;
     let mut terms = Vec::new();
@@ -221,18 +237,10 @@ fn last_position(
             None => return Ok(None),
         };
     }
-    let bounds: Vec<String> = shape
-        .iter()
-        .zip(&dims)
-        .map(|(n, d)| format!("0 <= {d} < {n}"))
-        .collect();
-    let set = |s: &str| isl(UnionSet::read_from_str(&ctx, s), "read a set");
-    let within = match bounds.is_empty() {
-        true => set(&format!("{{ {tuple} }}"))?,
-        false => set(&format!("{{ {tuple} : {} }}", bounds.join(" and ")))?,
-    };
-    let array = set(&format!("{{ {tuple} }}"))?;
-    let domain = set(&scop.model.domain)?;
+    let domain = isl(
+        UnionSet::read_from_str(ctx, &scop.model.domain),
+        "read a set",
+    )?;
     let acc = Accesses::parse(&ctx, &scop.model)?.only(&array, true)?;
     // The may-writes of data-dependent subscripts within the extent (they may reach any
     // element of it); the other accesses as they are, so that the last element is one
@@ -249,7 +257,7 @@ fn last_position(
     let touched = isl(exact.union(may), "unite")?;
     let linear = isl(
         isl_rs::UnionMap::read_from_str(
-            &ctx,
+            ctx,
             &format!("{{ {tuple} -> tessel_linear[{}] }}", terms.join(" + ")),
         ),
         "read a map",
@@ -310,12 +318,7 @@ fn prefix(
         isl(last.gist_params(when), "simplify")?.as_aff(),
         "take the piece",
     )?;
-    let int = |v: isl_rs::Val| -> Result<Option<i64>, String> {
-        Ok(match isl(v.is_int(), "test")? {
-            true => Some(isl(v.get_num_si(), "read")?),
-            false => None,
-        })
-    };
+    let int = int_val;
     if isl(aff.involves_locals(), "test")?
         || int(isl(aff.get_denominator_val(), "read")?)? != Some(1)
     {
