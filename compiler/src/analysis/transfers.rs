@@ -189,7 +189,7 @@ pub struct Prefix {
 /// With `recorded`, the last element is the one [`last_touched`] gave for the scop as
 /// it stood before `tessel-promote-shared` (whose copies read whole boxes of tiles, more
 /// than the scop's statements: their extra elements are read on the device but never
-/// used, and need not come from the host).
+/// used, and need not come from the host), or `whole` where isl gave up then.
 pub fn accessed_prefix(
     scop: &Scop,
     name: &str,
@@ -289,6 +289,7 @@ fn prefix(
         None => return Ok(None),
     };
     let last = match recorded {
+        Some("whole") => return Ok(None),
         Some("none") => None,
         Some(text) => Some(isl(isl_rs::PwAff::read_from_str(&ctx, text), "read")?),
         None => match last_position(&ctx, scop, name, shape)? {

@@ -439,12 +439,14 @@ unsafe fn record_touched(scop: MlirOperation, s: &Scop) {
             let shape: Vec<i64> = (0..mlirShapedTypeGetRank(t))
                 .map(|k| mlirShapedTypeGetDimSize(t, k as isize))
                 .collect();
-            if let Some(text) = crate::analysis::transfers::last_touched(s, name, &shape) {
-                entries.push(mlirNamedAttributeGet(
-                    mlirIdentifierGet(ctx, string_ref(name)),
-                    mlirStringAttrGet(ctx, string_ref(&text)),
-                ));
-            }
+            // Where isl gives up, `whole`: tessel-map-to-gpu copies the whole array
+            // without trying again.
+            let text = crate::analysis::transfers::last_touched(s, name, &shape)
+                .unwrap_or_else(|| "whole".into());
+            entries.push(mlirNamedAttributeGet(
+                mlirIdentifierGet(ctx, string_ref(name)),
+                mlirStringAttrGet(ctx, string_ref(&text)),
+            ));
         }
         let d = mlirDictionaryAttrGet(ctx, entries.len() as isize, entries.as_ptr());
         mlirOperationSetAttributeByName(scop, string_ref(TOUCHED), d);
