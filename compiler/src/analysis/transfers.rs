@@ -97,13 +97,25 @@ fn needed(scop: &Scop, name: &str, shape: &[i64]) -> Result<CopyIn, String> {
         "read a set",
     )?;
     let acc = Accesses::parse(&ctx, &scop.model)?.only(&array, true)?;
+    let written = isl(
+        isl(acc.must.copy(), "copy")?.intersect_domain(domain),
+        "restrict",
+    )?;
+    let uncovered = isl(
+        extent.subtract(isl(written.range(), "take the range")?),
+        "subtract",
+    )?;
+    // Elements the scop never writes (a stencil's border) need the host's values
+    // whatever the reads: then the dataflow, the costly part, is not needed.
+    let unwritten = isl(isl(uncovered.copy(), "copy")?.params(), "project")?;
+    if isl(
+        isl(unwritten.coalesce(), "coalesce")?.plain_is_universe(),
+        "test",
+    )? {
+        return Ok(CopyIn::Always);
+    }
     let (_, live_in) = acc.flow()?;
     let exposed = isl(live_in.range(), "take the range")?;
-    let written = isl(
-        isl(acc.must.intersect_domain(domain), "restrict")?.range(),
-        "take the range",
-    )?;
-    let uncovered = isl(extent.subtract(written), "subtract")?;
     let need = isl(isl(exposed.union(uncovered), "unite")?.params(), "project")?;
     let need = isl(need.coalesce(), "coalesce")?;
     if isl(need.is_empty(), "test")? {
