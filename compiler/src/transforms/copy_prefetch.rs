@@ -247,19 +247,28 @@ unsafe fn version(l: MlirOperation, sources: &[MlirValue]) -> Result<(), String>
 }
 
 /// Whether an operation in `launch` may write `v`: anything there that uses it other
-/// than a load, a copy from it or its extent; or anything anywhere that makes another
-/// memref of it (a view or cast the launch might write through).
+/// than a load, a copy from it or its extent, directly or through another memref made
+/// of it anywhere (a view or cast; the host's 1-D views for its copies are written
+/// outside the launch).
 unsafe fn written(launch: MlirOperation, v: MlirValue) -> bool {
     unsafe {
         crate::mlir::uses(v).into_iter().any(|(user, k)| {
-            let aliases = (0..mlirOperationGetNumResults(user))
-                .any(|r| mlirTypeIsAMemRef(mlirValueGetType(mlirOperationGetResult(user, r))));
-            aliases
-                || (within(user, launch)
-                    && !matches!(
-                        (op_name(user).as_str(), k),
-                        ("memref.load" | "affine.load" | "memref.dim", 0) | ("tgpu.tile_copy", 0)
-                    ))
+            let views: Vec<MlirValue> = (0..mlirOperationGetNumResults(user))
+                .map(|r| mlirOperationGetResult(user, r))
+                .filter(|r| mlirTypeIsAMemRef(mlirValueGetType(*r)))
+                .collect();
+            match views.is_empty() {
+                // A view (the host's copies make some): written where it is.
+                false => views.into_iter().any(|w| written(launch, w)),
+                true => {
+                    within(user, launch)
+                        && !matches!(
+                            (op_name(user).as_str(), k),
+                            ("memref.load" | "affine.load" | "memref.dim", 0)
+                                | ("tgpu.tile_copy", 0)
+                        )
+                }
+            }
         })
     }
 }
