@@ -197,7 +197,7 @@ fn rocdl_pipeline(opt: &dyn Fn(&str) -> String) -> Result<String, String> {
 
 macro_rules! default_mapping {
     () => {
-        "tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-promote-registers, tessel-ilp-unroll"
+        "tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-stage-rows, tessel-promote-registers, tessel-ilp-unroll"
     };
 }
 /// The optimization pipelines between the frontend and the lowering, by name: `naive`,
@@ -391,6 +391,18 @@ pub const PASSES: &[PassInfo] = &[
         kind: PassKind::Rust {
             anchor: "",
             run: crate::transforms::map_to_gpu::run,
+        },
+    },
+    PassInfo {
+        name: "tessel-stage-rows",
+        summary: "Stage through shared memory the rows the threads of a kernel each read along a loop (A[u + tx][c + j], a warp reading 32 rows): the loop runs in steps of `width` iterations that every thread of the block takes, each copying the box of the block's rows and the step's columns with consecutive threads on consecutive elements (coalesced), rows padded by one element, the guard of the loop split around it, where nothing in the kernel writes the array (paper 004 sec. 3, Fig. 4's row reduction)",
+        options: &[
+            PassOption { name: "width", default: "8", help: "iterations of the loop per step, the columns of a box (1 to 64)" },
+        ],
+        example: "scf.if %valid { S0; scf.for %j ... { memref.load %A[%u + %tx, %j] }; S1 }  =>  scf.if %valid { S0 }; scf.for %jt ... step 8 { tgpu.tile_copy %A to %s ...; gpu.barrier; scf.if %valid { scf.for %j = %jt to min(%jt + 8, ...) { memref.load %s[%tx, %j - %jt] } }; gpu.barrier }; scf.if %valid { S1 }",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::stage_rows::run,
         },
     },
     PassInfo {

@@ -21,5 +21,6 @@ pub mod scalars;
 pub mod schedule;
 pub mod scope_launches;
 pub mod share;
+pub mod stage_rows;
 pub mod tile;
 pub mod transfers;

@@ -130,7 +130,7 @@ unsafe fn thread_dim(v: MlirValue, launch: MlirOperation) -> Option<usize> {
 }
 
 /// The constant block size of `launch` in each dimension, where it is one.
-unsafe fn block_sizes(launch: MlirOperation) -> [Option<i64>; 3] {
+pub(super) unsafe fn block_sizes(launch: MlirOperation) -> [Option<i64>; 3] {
     unsafe {
         let seg = mlirOperationGetAttributeByName(launch, string_ref("operandSegmentSizes"));
         let asyncs = match seg.ptr.is_null() {
@@ -450,7 +450,7 @@ unsafe fn within(mut op: MlirOperation, l: MlirOperation) -> bool {
 
 /// Where a memref's storage comes from, through view operations.
 #[derive(PartialEq, Clone, Copy)]
-enum Root {
+pub(super) enum Root {
     /// A fresh allocation (distinct from every other buffer).
     Alloc(*const std::ffi::c_void),
     /// An argument of the enclosing function.
@@ -459,7 +459,7 @@ enum Root {
     Unknown,
 }
 
-unsafe fn root(mut v: MlirValue) -> Root {
+pub(super) unsafe fn root(mut v: MlirValue) -> Root {
     const VIEWS: [&str; 9] = [
         "memref.cast",
         "memref.subview",
@@ -500,7 +500,7 @@ unsafe fn root(mut v: MlirValue) -> Root {
 }
 
 /// Whether two memrefs of roots `a` and `b` may share storage.
-fn may_alias(a: Root, b: Root) -> bool {
+pub(super) fn may_alias(a: Root, b: Root) -> bool {
     match (a, b) {
         (Root::Alloc(x), Root::Alloc(y)) => x == y,
         (Root::Alloc(_), Root::Argument(_)) | (Root::Argument(_), Root::Alloc(_)) => false,
@@ -590,7 +590,7 @@ unsafe fn tiles(l: MlirOperation) -> Vec<Tile> {
 }
 
 /// Gives `op` and everything in it the location `loc`.
-unsafe fn relocate(op: MlirOperation, loc: MlirLocation) {
+pub(super) unsafe fn relocate(op: MlirOperation, loc: MlirLocation) {
     unsafe {
         mlirOperationSetLocation(op, loc);
         for c in crate::mlir::children(op) {
@@ -750,14 +750,14 @@ unsafe fn promote(l: MlirOperation) -> Result<(), String> {
 /// A subscript as `Σ threads[d] × thread id d + Σ coefficient × atom + constant`, each
 /// atom a value the same in every thread of a block (by identity).
 #[derive(Clone, Debug, PartialEq)]
-struct Linear {
-    threads: [i64; 3],
-    atoms: Vec<(usize, i64)>,
-    constant: i64,
+pub(super) struct Linear {
+    pub(super) threads: [i64; 3],
+    pub(super) atoms: Vec<(usize, i64)>,
+    pub(super) constant: i64,
 }
 
 impl Linear {
-    fn constant(c: i64) -> Self {
+    pub(super) fn constant(c: i64) -> Self {
         Linear {
             threads: [0; 3],
             atoms: Vec::new(),
@@ -766,7 +766,7 @@ impl Linear {
     }
 
     /// `self + k × other`, None on overflow.
-    fn add(&self, other: &Linear, k: i64) -> Option<Linear> {
+    pub(super) fn add(&self, other: &Linear, k: i64) -> Option<Linear> {
         let mut out = self.clone();
         for d in 0..3 {
             out.threads[d] = out.threads[d].checked_add(other.threads[d].checked_mul(k)?)?;
@@ -793,7 +793,7 @@ impl Linear {
 /// a loop with a barrier, which they reach together): values from outside the launch,
 /// block ids and sizes, constants, the induction variables of loops with such bounds,
 /// and pure arithmetic of these. Loads and thread ids are not.
-unsafe fn uniform(v: MlirValue, launch: MlirOperation, depth: u32) -> bool {
+pub(super) unsafe fn uniform(v: MlirValue, launch: MlirOperation, depth: u32) -> bool {
     unsafe {
         if depth > 64 {
             return false;
@@ -831,7 +831,7 @@ unsafe fn uniform(v: MlirValue, launch: MlirOperation, depth: u32) -> bool {
 }
 
 /// `v` as a [`Linear`] form over `launch`'s thread ids and uniform atoms, where it is one.
-unsafe fn linear(v: MlirValue, launch: MlirOperation, depth: u32) -> Option<Linear> {
+pub(super) unsafe fn linear(v: MlirValue, launch: MlirOperation, depth: u32) -> Option<Linear> {
     unsafe {
         if depth > 64 {
             return None;

@@ -80,7 +80,7 @@ struct Args {
     per_program: bool,
     /// Instead of one pipeline: each program's estimated time (all its launches) with
     /// the optimizations added one by one, as paper 000 Fig. 7: naive, tiled, +shared
-    /// (tessel-promote-shared), +padding (tessel-pad-banks), +registers
+    /// (tessel-promote-shared, tessel-stage-rows), +padding (tessel-pad-banks), +registers
     /// (tessel-promote-registers), +coarsening (the block's outer thread extent chosen at
     /// launch), +ILP (tessel-ilp-unroll: the default pipeline), with --autotune
     /// +autotune (the default pipeline tuned for --gpu), and each one's speedup over
@@ -102,19 +102,19 @@ const STAGES: [(&str, &str); 7] = [
     ),
     (
         "+shared",
-        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-map-to-gpu{coarsen=1}",
+        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-map-to-gpu{coarsen=1}, tessel-stage-rows",
     ),
     (
         "+padding",
-        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu{coarsen=1}",
+        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu{coarsen=1}, tessel-stage-rows",
     ),
     (
         "+registers",
-        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu{coarsen=1}, tessel-promote-registers",
+        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu{coarsen=1}, tessel-stage-rows, tessel-promote-registers",
     ),
     (
         "+coarsening",
-        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-promote-registers",
+        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-stage-rows, tessel-promote-registers",
     ),
     ("+ILP", "tessel-optimize{pipeline=default}"),
 ];

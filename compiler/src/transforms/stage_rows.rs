@@ -1,0 +1,713 @@
+//! `tessel-stage-rows` (StageRows): stages through shared memory the rows that the
+//! threads of a kernel read each on its own along a loop, so that the global loads are
+//! coalesced (paper 004 sec. 2.3 and 3, Figs. 2-4: the row reduction).
+//!
+//! In a kernel where thread x takes row `u + tx` of an array and walks it along a loop
+//! `j` (`A[u + tx][c ± j]`, the row a thread's own, as `tessel-map-to-gpu` makes of
+//! gesummv's, softmax's or deriche's rows), the 32 threads of a warp read one element of
+//! 32 rows: 32 sectors for one request. Fig. 4's rewrite, done on the kernel: the loop
+//! runs in steps of `width` iterations (default 8), which every thread of the block
+//! takes together; each step, the block copies the box of its rows and the step's
+//! columns (`tx` rows of `width` elements, plus the spread of the loads' constant
+//! offsets) into shared memory with consecutive threads on consecutive elements of a
+//! row (`tgpu.tile_copy`, coalesced), a barrier, then each thread runs its iterations of
+//! the step reading its row from the buffer, and a barrier ends the step. The threads
+//! the guard of the loop leaves out ("the excess threads", Fig. 4) help copy and do not
+//! compute: the guard (`scf.if`) splits into one around the operations before the loop,
+//! one around the step's iterations, and the one left around those after it. The
+//! buffer's rows are padded by one element, so that the threads of a warp, reading down
+//! a column, fall in different banks (paper 000 Table 1's padding).
+//!
+//! No thread's operations change order: each runs what it ran, in the same order; only
+//! the loads of a staged array read a copy of the elements, taken in the same step. So
+//! the rewrite is legal where the copy holds what the array holds, that is where
+//! - nothing in the kernel writes the array or may write its storage (every use of a
+//!   memref that may alias it is a `memref.load`; a buffer of the kernel's own or a
+//!   function argument, as [`super::promote_registers`] tells them apart);
+//! - and the loop's bounds are the same in all threads of a block (so that they reach
+//!   the barriers together), as is every condition and loop around it up to the
+//!   launch, the guard aside, and nothing crosses the guard's split (a value defined
+//!   before the loop under the guard and used after it).
+//!
+//! A load is staged where its subscripts are `u + tx` in one dimension (not the last)
+//! and `c ± j` in the last, with `u`, `c` and the other subscripts the same in all
+//! threads of the block and defined outside the guard; the loads of one array with
+//! these subscripts up to the constant in `c` share a box. Each box fits, with those
+//! `tessel-promote-shared` made, in the 48 KiB of static shared memory of every
+//! NVIDIA GPU; the loop steps by one and holds no barrier; the block has at least 16
+//! threads along x. `tessel-lower-shared` prefetches the next step's box while the
+//! block computes on this one's. The scalars of global memory the loop reads and the
+//! kernel never writes (deriche's coefficients) are loaded once before the steps.
+//!
+//! A loop that also stores to global memory is left as it is: its stores stay
+//! uncoalesced whatever the loads, and sim finds the steps' barriers cost more than
+//! the loads save there (test/kernels/deriche.c, the first recurrence along its rows,
+//! h100: 8.3 us unstaged, 16.0 us staged at `-DSMALL_DATASET`; 70 and 166 us at
+//! `-DW=2048 -DH=1024`). Staged, gesummv.c at `-DSMALL_DATASET` runs in 12.0 us
+//! instead of 33.1 (19.0 sectors per load request before, 4.7 after).
+//!
+//! Precondition: `gpu.launch` bodies as `tessel-map-to-gpu` makes them (before
+//! `tessel-promote-registers`, which keeps the guarded accumulators in registers across
+//! the steps). Spec: paper 004 sec. 3 (CUDA-lite's coalesced loads), paper 000 sec. 3
+//! (shared memory first); ARCHITECTURE.md "IR at each step", step 6 (kernel rewrites).
+//!
+//! ```mlir
+//! scf.if %valid {                                   // %row = %u + %tx < %n
+//!   memref.store %zero, %acc[]
+//!   scf.for %j = %c0 to %m step %c1 { ... memref.load %A[%row, %j] ... }
+//!   memref.store (memref.load %acc[]), %y[%row]
+//! }
+//! // =>
+//! scf.if %valid { memref.store %zero, %acc[] }
+//! scf.for %jt = %c0 to %m step %c8 {
+//!   %hi = arith.minsi (%jt + 8), %m
+//!   %s = tgpu.alloc_shared [64, 8] padding [0, 1] : memref<64x9xf64, #gpu.address_space<workgroup>>
+//!   tgpu.tile_copy %A to %s offsets [%u, %jt] tile [64, 8] : ...
+//!   gpu.barrier
+//!   scf.if %valid {
+//!     scf.for %j = %jt to %hi step %c1 { ... memref.load %s[%tx, %j - %jt] ... }
+//!   }
+//!   gpu.barrier
+//! }
+//! scf.if %valid { memref.store (memref.load %acc[]), %y[%row] }
+//! ```
+
+use super::promote_registers::{
+    block_sizes, linear, may_alias, relocate, root, uniform, Linear, Root,
+};
+use crate::analysis::coalescing::element_bytes;
+use crate::mlir::{
+    block_ops, body, children, has_attr, instantiate, iv, op_name, print_type, string_ref, uses,
+    within,
+};
+use crate::registry::Options;
+use mlir_sys::*;
+
+/// The attribute on the loops this pass made or staged: not staged again.
+const STAGED: &str = "tessel.staged";
+
+/// Static shared memory a block may have on every NVIDIA GPU (as
+/// `tessel-promote-shared`'s budget).
+const BUDGET: i64 = 48 * 1024;
+
+pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
+    let text = options.get("width");
+    let width = match text.trim().parse::<i64>() {
+        Ok(w) if (1..=64).contains(&w) => w,
+        _ => {
+            return Err(format!(
+                "'tessel-stage-rows' option width={text}: expected an integer from 1 to 64"
+            ))
+        }
+    };
+    // SAFETY: the pass manager gives a live operation that this pass alone changes.
+    unsafe {
+        for launch in crate::mlir::outermost_named(op, "gpu.launch") {
+            while let Some(plan) = next_plan(launch, width) {
+                rewrite(&plan, launch, width)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A loop to stage and how.
+struct Plan {
+    /// The loop over `j`.
+    l: MlirOperation,
+    /// The guard around it that depends on the thread (split by the rewrite).
+    guard: Option<MlirOperation>,
+    arrays: Vec<Staged>,
+}
+
+/// One array's box.
+struct Staged {
+    memref: MlirValue,
+    /// The dimension `u + tx` indexes.
+    row: usize,
+    /// Each dimension's subscript, the thread's term and `j`'s left out (and, for the
+    /// last, the constant: the loads' own constants are in `loads`).
+    forms: Vec<Linear>,
+    /// `j`'s coefficient in the last subscript: 1 or -1.
+    sign: i64,
+    /// The loads and the constant of each one's last subscript.
+    loads: Vec<(MlirOperation, i64)>,
+    /// The box's extent in each dimension.
+    tile: Vec<i64>,
+    /// The buffer's type.
+    shared: String,
+}
+
+impl Staged {
+    fn low(&self) -> i64 {
+        self.loads.iter().map(|l| l.1).min().unwrap_or(0)
+    }
+}
+
+/// The first loop of `launch` that can be staged, with its boxes.
+unsafe fn next_plan(launch: MlirOperation, width: i64) -> Option<Plan> {
+    unsafe {
+        // Fewer threads along x than half a warp gain little from copying by rows.
+        let x = block_sizes(launch)[0].filter(|x| *x >= 16)?;
+        let mut loops = Vec::new();
+        collect_loops(launch, &mut loops);
+        let mut budget = BUDGET - shared_bytes(launch);
+        loops
+            .into_iter()
+            .find_map(|l| plan(l, launch, x, width, &mut budget))
+    }
+}
+
+unsafe fn collect_loops(op: MlirOperation, out: &mut Vec<MlirOperation>) {
+    unsafe {
+        for c in children(op) {
+            if op_name(c) == "scf.for" && !has_attr(c, STAGED) {
+                out.push(c);
+            }
+            collect_loops(c, out);
+        }
+    }
+}
+
+/// The bytes of the shared buffers `launch` allocates.
+unsafe fn shared_bytes(launch: MlirOperation) -> i64 {
+    unsafe {
+        let mut all = Vec::new();
+        nested(launch, &mut all);
+        all.iter()
+            .filter(|o| op_name(**o) == "tgpu.alloc_shared")
+            .map(|o| {
+                let t = mlirValueGetType(mlirOperationGetResult(*o, 0));
+                let n: i64 = (0..mlirShapedTypeGetRank(t))
+                    .map(|k| mlirShapedTypeGetDimSize(t, k as isize))
+                    .product();
+                n * element_bytes(t) as i64
+            })
+            .sum()
+    }
+}
+
+/// Every operation nested in `op`.
+unsafe fn nested(op: MlirOperation, out: &mut Vec<MlirOperation>) {
+    unsafe {
+        for c in children(op) {
+            out.push(c);
+            nested(c, out);
+        }
+    }
+}
+
+/// Integer constant `v`, where it is one.
+unsafe fn constant(v: MlirValue) -> Option<i64> {
+    unsafe {
+        if !mlirValueIsAOpResult(v) {
+            return None;
+        }
+        let def = mlirOpResultGetOwner(v);
+        (op_name(def) == "arith.constant")
+            .then(|| crate::mlir::int_attr(def, "value"))
+            .flatten()
+    }
+}
+
+/// Whether `v` is defined inside `op` (a result of an operation in it, or an argument
+/// of one of its blocks).
+unsafe fn defined_in(v: MlirValue, op: MlirOperation) -> bool {
+    unsafe {
+        let def = match mlirValueIsABlockArgument(v) {
+            true => mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v)),
+            false => mlirOpResultGetOwner(v),
+        };
+        within(def, op)
+    }
+}
+
+/// The guard of loop `l` (the one condition on its way to `launch` that depends on the
+/// thread, directly around it), or `Some(None)` where none is; `None` where a condition
+/// or loop on the way differs between threads otherwise.
+unsafe fn guard_of(l: MlirOperation, launch: MlirOperation) -> Option<Option<MlirOperation>> {
+    unsafe {
+        let mut guard = None;
+        let mut op = mlirOperationGetParentOperation(l);
+        let mut first = true;
+        while op.ptr != launch.ptr {
+            let ok = match op_name(op).as_str() {
+                "scf.if" => {
+                    let c = mlirOperationGetOperand(op, 0);
+                    if uniform(c, launch, 0) {
+                        true
+                    } else if first
+                        && mlirOperationGetNumResults(op) == 0
+                        && mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 1))
+                            .ptr
+                            .is_null()
+                    {
+                        guard = Some(op);
+                        true
+                    } else {
+                        false
+                    }
+                }
+                "scf.for" => (0..3).all(|k| uniform(mlirOperationGetOperand(op, k), launch, 0)),
+                _ => false,
+            };
+            if !ok {
+                return None;
+            }
+            first = false;
+            op = mlirOperationGetParentOperation(op);
+        }
+        Some(guard)
+    }
+}
+
+/// Whether loop `l`, under `guard`, can be staged, and its boxes.
+unsafe fn plan(
+    l: MlirOperation,
+    launch: MlirOperation,
+    x: i64,
+    width: i64,
+    budget: &mut i64,
+) -> Option<Plan> {
+    unsafe {
+        if mlirOperationGetNumResults(l) > 0 || constant(mlirOperationGetOperand(l, 2)) != Some(1) {
+            return None;
+        }
+        let guard = guard_of(l, launch)?;
+        let (lb, ub) = (mlirOperationGetOperand(l, 0), mlirOperationGetOperand(l, 1));
+        let outside = |v: MlirValue| match guard {
+            Some(g) => !defined_in(v, g),
+            None => !defined_in(v, l),
+        };
+        if !uniform(lb, launch, 0) || !uniform(ub, launch, 0) || !outside(lb) || !outside(ub) {
+            return None;
+        }
+        let mut inner = Vec::new();
+        nested(l, &mut inner);
+        if inner.iter().any(|o| {
+            let n = op_name(*o);
+            n == "gpu.barrier" || n.starts_with("tgpu.") || n == "gpu.launch" || global_store(*o)
+        }) {
+            return None;
+        }
+        if let Some(g) = guard {
+            if !splits(g, l) {
+                return None;
+            }
+        }
+        let j = iv(l).ptr as usize;
+        let mut arrays: Vec<Staged> = Vec::new();
+        for load in inner.iter().filter(|o| op_name(**o) == "memref.load") {
+            let m = mlirOperationGetOperand(*load, 0);
+            let Some((row, forms, sign, k)) = subscripts(*load, launch, l, guard, j) else {
+                continue;
+            };
+            if let Some(a) = arrays.iter_mut().find(|a| a.memref.ptr == m.ptr) {
+                if a.row == row && a.forms == forms && a.sign == sign {
+                    a.loads.push((*load, k));
+                }
+                continue;
+            }
+            if !read_only(m, launch, 2) {
+                continue;
+            }
+            arrays.push(Staged {
+                memref: m,
+                row,
+                forms,
+                sign,
+                loads: vec![(*load, k)],
+                tile: Vec::new(),
+                shared: String::new(),
+            });
+        }
+        let mut kept = Vec::new();
+        for mut a in arrays {
+            let t = mlirValueGetType(a.memref);
+            let rank = a.forms.len();
+            let high = a.loads.iter().map(|l| l.1).max().unwrap_or(0);
+            let cols = width + high - a.low();
+            let mut tile = vec![1; rank];
+            tile[a.row] = x;
+            tile[rank - 1] = cols;
+            let mut padded = tile.clone();
+            padded[rank - 1] += 1;
+            let bytes = padded.iter().product::<i64>() * element_bytes(t) as i64;
+            if bytes > *budget {
+                continue;
+            }
+            *budget -= bytes;
+            let dims: Vec<String> = padded.iter().map(|d| d.to_string()).collect();
+            a.shared = format!(
+                "memref<{}x{}, #gpu.address_space<workgroup>>",
+                dims.join("x"),
+                print_type(mlirShapedTypeGetElementType(t))
+            );
+            a.tile = tile;
+            kept.push(a);
+        }
+        (!kept.is_empty()).then_some(Plan {
+            l,
+            guard,
+            arrays: kept,
+        })
+    }
+}
+
+/// Whether `o` stores to an array of global memory (a thread's own scalars aside).
+unsafe fn global_store(o: MlirOperation) -> bool {
+    unsafe {
+        if op_name(o) != "memref.store" {
+            return false;
+        }
+        let m = mlirOperationGetOperand(o, 1);
+        let t = mlirValueGetType(m);
+        let private =
+            mlirValueIsAOpResult(m) && op_name(mlirOpResultGetOwner(m)) == "memref.alloca";
+        mlirMemRefTypeGetMemorySpace(t).ptr.is_null() && !private
+    }
+}
+
+/// Whether splitting `guard` around loop `l` keeps every value with its uses: no value
+/// defined before `l` under the guard is used after it or in it.
+unsafe fn splits(guard: MlirOperation, l: MlirOperation) -> bool {
+    unsafe {
+        let then = body(guard);
+        let ops = block_ops(then);
+        let Some(at) = ops.iter().position(|o| o.ptr == l.ptr) else {
+            return false;
+        };
+        let before = &ops[..at];
+        before.iter().all(|o| {
+            (0..mlirOperationGetNumResults(*o)).all(|r| {
+                uses(mlirOperationGetResult(*o, r)).iter().all(|(user, _)| {
+                    crate::mlir::ancestor_in(*user, then)
+                        .is_some_and(|a| before.iter().any(|b| b.ptr == a.ptr))
+                })
+            })
+        })
+    }
+}
+
+/// Whether `m` is an array of global memory of static shape, of rank `rank` or more,
+/// that nothing in `launch` writes.
+unsafe fn read_only(m: MlirValue, launch: MlirOperation, rank: i64) -> bool {
+    unsafe {
+        let t = mlirValueGetType(m);
+        mlirTypeIsAMemRef(t)
+            && mlirMemRefTypeGetMemorySpace(t).ptr.is_null()
+            && mlirShapedTypeHasStaticShape(t)
+            && mlirShapedTypeGetRank(t) >= rank
+            && unwritten(m, launch)
+    }
+}
+
+/// Whether nothing in `launch` may write `m`: every use in it of a memref that may
+/// alias `m` is a load (or the source of a copy to shared memory).
+unsafe fn unwritten(m: MlirValue, launch: MlirOperation) -> bool {
+    unsafe {
+        let r = root(m);
+        if r == Root::Unknown {
+            return false;
+        }
+        let mut all = Vec::new();
+        nested(launch, &mut all);
+        all.iter().all(|o| {
+            (0..mlirOperationGetNumOperands(*o)).all(|k| {
+                let v = mlirOperationGetOperand(*o, k);
+                !mlirTypeIsAMemRef(mlirValueGetType(v))
+                    || !may_alias(root(v), r)
+                    || (matches!(op_name(*o).as_str(), "memref.load" | "tgpu.tile_copy") && k == 0)
+            })
+        })
+    }
+}
+
+/// The subscripts of `load` as a staged load needs them: the row dimension, the forms
+/// (the row's without its thread term, the last's without `j` and its constant), `j`'s
+/// sign and the constant.
+unsafe fn subscripts(
+    load: MlirOperation,
+    launch: MlirOperation,
+    l: MlirOperation,
+    guard: Option<MlirOperation>,
+    j: usize,
+) -> Option<(usize, Vec<Linear>, i64, i64)> {
+    unsafe {
+        let rank = mlirOperationGetNumOperands(load) as usize - 1;
+        if rank < 2 {
+            return None;
+        }
+        let mut forms = Vec::new();
+        for d in 0..rank {
+            forms.push(linear(
+                mlirOperationGetOperand(load, d as isize + 1),
+                launch,
+                0,
+            )?);
+        }
+        let row = forms.iter().position(|f| f.threads == [1, 0, 0])?;
+        let last = rank - 1;
+        if row == last {
+            return None;
+        }
+        let mut sign = 0;
+        for (d, f) in forms.iter_mut().enumerate() {
+            if d != row && f.threads != [0; 3] {
+                return None;
+            }
+            f.threads = [0; 3];
+            let jc: i64 = f.atoms.iter().filter(|a| a.0 == j).map(|a| a.1).sum();
+            match (d == last, jc) {
+                (true, 1 | -1) => sign = jc,
+                (_, 0) => {}
+                _ => return None,
+            }
+            f.atoms.retain(|a| a.0 != j);
+            // The atoms must be there before the loop, outside the guard.
+            for (a, _) in &f.atoms {
+                let v = MlirValue {
+                    ptr: *a as *mut std::ffi::c_void,
+                };
+                let inside = match guard {
+                    Some(g) => defined_in(v, g),
+                    None => defined_in(v, l),
+                };
+                if inside {
+                    return None;
+                }
+            }
+        }
+        if sign == 0 {
+            return None;
+        }
+        let k = forms[last].constant;
+        forms[last].constant = 0;
+        Some((row, forms, sign, k))
+    }
+}
+
+/// `f` in MLIR text: the operations computing it into `%{name}`, the atoms as
+/// `%a{index}` from `atoms`.
+fn form_text(f: &Linear, name: &str, atoms: &[usize]) -> String {
+    let mut out = format!("    %{name}_0 = arith.constant {} : index\n", f.constant);
+    let mut last = format!("%{name}_0");
+    for (n, (a, c)) in f.atoms.iter().enumerate() {
+        let k = atoms.iter().position(|x| x == a).unwrap_or(0);
+        out += &format!(
+            "    %{name}_c{n} = arith.constant {c} : index\n    %{name}_m{n} = arith.muli %a{k}, %{name}_c{n} : index\n    %{name}_{s} = arith.addi {last}, %{name}_m{n} : index\n",
+            s = n + 1
+        );
+        last = format!("%{name}_{}", n + 1);
+    }
+    out + &format!("    %{name} = arith.addi {last}, %zero : index\n")
+}
+
+/// Stages `plan`'s boxes: the stepped loop, the copies, the split guard, the loads.
+unsafe fn rewrite(plan: &Plan, launch: MlirOperation, width: i64) -> Result<(), String> {
+    unsafe {
+        let l = plan.l;
+        let loc = mlirOperationGetLocation(l);
+        let ctx = mlirOperationGetContext(l);
+        let at = plan.guard.unwrap_or(l);
+        // The operations before the loop under the guard: a guard of their own.
+        if let Some(g) = plan.guard {
+            let c = mlirOperationGetOperand(g, 0);
+            let before: Vec<MlirOperation> = block_ops(body(g))
+                .into_iter()
+                .take_while(|o| o.ptr != l.ptr)
+                .collect();
+            if !before.is_empty() {
+                let (_, made) = instantiate(
+                    g,
+                    "func.func @guard(%c: i1) {\n  scf.if %c {\n  }\n  return\n}",
+                    &[c],
+                )?;
+                let new_if = made[0];
+                relocate(new_if, mlirOperationGetLocation(g));
+                let then = body(new_if);
+                let end = mlirBlockGetTerminator(then);
+                for o in before {
+                    mlirOperationRemoveFromParent(o);
+                    mlirBlockInsertOwnedOperationBefore(then, end, o);
+                }
+            }
+        }
+        // The stepped loop, its copies and the guard of the step's iterations.
+        let mut atoms: Vec<usize> = Vec::new();
+        for a in &plan.arrays {
+            for f in &a.forms {
+                for (v, _) in &f.atoms {
+                    if !atoms.contains(v) {
+                        atoms.push(*v);
+                    }
+                }
+            }
+        }
+        let mut args = vec![
+            mlirOperationGetOperand(l, 0),
+            mlirOperationGetOperand(l, 1),
+            match plan.guard {
+                Some(g) => mlirOperationGetOperand(g, 0),
+                None => mlirOperationGetOperand(l, 0),
+            },
+        ];
+        let mut params = vec![
+            "%lb: index".to_string(),
+            "%ub: index".to_string(),
+            match plan.guard {
+                Some(_) => "%valid: i1".to_string(),
+                None => "%unused: index".to_string(),
+            },
+        ];
+        for (k, a) in atoms.iter().enumerate() {
+            args.push(MlirValue {
+                ptr: *a as *mut std::ffi::c_void,
+            });
+            params.push(format!("%a{k}: index"));
+        }
+        let mut copies = String::new();
+        for (n, a) in plan.arrays.iter().enumerate() {
+            let gt = print_type(mlirValueGetType(a.memref));
+            args.push(a.memref);
+            params.push(format!("%g{n}: {gt}"));
+            let rank = a.forms.len();
+            let mut offsets = Vec::new();
+            for (d, f) in a.forms.iter().enumerate() {
+                let name = format!("o{n}_{d}");
+                copies += &form_text(f, &name, &atoms);
+                if d == rank - 1 {
+                    // The columns of the step: c + low + jt for j, c + low - (jt + width - 1)
+                    // for -j.
+                    let low = a.low();
+                    copies += &match a.sign {
+                        1 => format!(
+                            "    %{name}_k = arith.constant {low} : index\n    %{name}_s = arith.addi %jt, %{name}_k : index\n    %{name}_t = arith.addi %{name}, %{name}_s : index\n"
+                        ),
+                        _ => format!(
+                            "    %{name}_k = arith.constant {} : index\n    %{name}_s = arith.subi %{name}_k, %jt : index\n    %{name}_t = arith.addi %{name}, %{name}_s : index\n",
+                            low - (width - 1)
+                        ),
+                    };
+                    offsets.push(format!("%{name}_t"));
+                } else {
+                    offsets.push(format!("%{name}"));
+                }
+            }
+            let tile: Vec<String> = a.tile.iter().map(|t| t.to_string()).collect();
+            let mut padding = vec!["0"; rank];
+            padding[rank - 1] = "1";
+            copies += &format!(
+                "    %s{n} = tgpu.alloc_shared [{}] padding [{}] : {st}\n    tgpu.tile_copy %g{n} to %s{n} offsets [{}] tile [{}] : {gt} to {st}\n",
+                tile.join(", "),
+                padding.join(", "),
+                offsets.join(", "),
+                tile.join(", "),
+                st = a.shared
+            );
+        }
+        let cond = match plan.guard {
+            Some(_) => "%valid",
+            None => "%true",
+        };
+        let text = format!(
+            "func.func @stage({}) {{\n  %w = arith.constant {width} : index\n  %zero = arith.constant 0 : index\n  %true = arith.constant true\n  scf.for %jt = %lb to %ub step %w {{\n    %end = arith.addi %jt, %w : index\n    %hi = arith.minsi %end, %ub : index\n{copies}    gpu.barrier\n    scf.if {cond} {{\n    }}\n    gpu.barrier\n  }} {{{STAGED}}}\n  return\n}}",
+            params.join(", ")
+        );
+        let (_, made) = instantiate(at, &text, &args)?;
+        let stepped = *made
+            .iter()
+            .find(|o| op_name(**o) == "scf.for")
+            .ok_or("internal: no stepped loop")?;
+        for o in &made {
+            relocate(*o, loc);
+        }
+        let ops = block_ops(body(stepped));
+        let hi = ops
+            .iter()
+            .find(|o| op_name(**o) == "arith.minsi")
+            .map(|o| mlirOperationGetResult(*o, 0))
+            .ok_or("internal: no step end")?;
+        let step_if = *ops
+            .iter()
+            .find(|o| op_name(**o) == "scf.if")
+            .ok_or("internal: no step guard")?;
+        let buffers: Vec<MlirValue> = ops
+            .iter()
+            .filter(|o| op_name(**o) == "tgpu.alloc_shared")
+            .map(|o| mlirOperationGetResult(*o, 0))
+            .collect();
+        let jt = iv(stepped);
+        // The scalars the loop reads and the kernel never writes: loaded once before
+        // the steps (in every thread: a scalar is always there to read), not in each
+        // iteration behind the guard.
+        let mut inner = Vec::new();
+        nested(l, &mut inner);
+        for o in inner {
+            if op_name(o) == "memref.load"
+                && mlirOperationGetNumOperands(o) == 1
+                && read_only(mlirOperationGetOperand(o, 0), launch, 0)
+            {
+                mlirOperationRemoveFromParent(o);
+                mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(stepped), stepped, o);
+            }
+        }
+        // The loop moves into the step, over its iterations.
+        mlirOperationRemoveFromParent(l);
+        let then = body(step_if);
+        mlirBlockInsertOwnedOperationBefore(then, mlirBlockGetTerminator(then), l);
+        mlirOperationSetOperand(l, 0, jt);
+        mlirOperationSetOperand(l, 1, hi);
+        mlirOperationSetAttributeByName(l, string_ref(STAGED), mlirUnitAttrGet(ctx));
+        if let Some(g) = plan.guard {
+            let then = body(g);
+            if block_ops(then).len() == 1 {
+                mlirOperationDestroy(g);
+            }
+        }
+        // The loads read the buffers.
+        let tx = mlirBlockGetArgument(body(launch), 3);
+        let j = iv(l);
+        for (a, s) in plan.arrays.iter().zip(&buffers) {
+            let st = a.shared.as_str();
+            let et = print_type(mlirShapedTypeGetElementType(mlirValueGetType(a.memref)));
+            let rank = a.forms.len();
+            let mut first = true;
+            for (load, k) in &a.loads {
+                // The column in the box: j - jt + (k - low), or jt - j + (width - 1 + k - low).
+                let (diff, shift) = match a.sign {
+                    1 => ("arith.subi %j, %jt", k - a.low()),
+                    _ => ("arith.subi %jt, %j", width - 1 + k - a.low()),
+                };
+                let subs: Vec<&str> = (0..rank)
+                    .map(|d| match d {
+                        d if d == a.row => "%tx",
+                        d if d == rank - 1 => "%col",
+                        _ => "%z",
+                    })
+                    .collect();
+                let text = format!(
+                    "func.func @read(%s: {st}, %tx: index, %j: index, %jt: index) -> {et} {{\n  %d = {diff} : index\n  %k = arith.constant {shift} : index\n  %col = arith.addi %d, %k : index\n  %z = arith.constant 0 : index\n  %v = memref.load %s[{}] : {st}\n  return %v : {et}\n}}",
+                    subs.join(", ")
+                );
+                let (v, made) = instantiate(*load, &text, &[*s, tx, j, jt])?;
+                let at = mlirOperationGetLocation(*load);
+                for o in made {
+                    relocate(o, at);
+                }
+                if first {
+                    let tile: Vec<String> = a.tile.iter().map(|t| t.to_string()).collect();
+                    let what = format!(
+                        "staged through shared memory: a {} box of {et} per {width} iterations of the loop, copied by rows (the threads of a warp read down a column of it)",
+                        tile.iter().filter(|t| *t != "1").cloned().collect::<Vec<_>>().join("x")
+                    );
+                    tessel_dialects::tesselEmitRemark(at, string_ref(&what));
+                    first = false;
+                }
+                mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(*load, 0), v[0]);
+                mlirOperationDestroy(*load);
+            }
+        }
+        Ok(())
+    }
+}
