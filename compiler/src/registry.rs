@@ -398,6 +398,7 @@ pub const PASSES: &[PassInfo] = &[
         summary: "Stage through shared memory the rows the threads of a kernel each read along a loop (A[u + tx][c + j], a warp reading 32 rows): the loop runs in steps of `width` iterations that every thread of the block takes, each copying the box of the block's rows and the step's columns with consecutive threads on consecutive elements (coalesced), rows padded by one element, the guard of the loop split around it, where nothing in the kernel writes the array (paper 004 sec. 3, Fig. 4's row reduction)",
         options: &[
             PassOption { name: "width", default: "8", help: "iterations of the loop per step, the columns of a box (1 to 64)" },
+            PassOption { name: "stores", default: "false", help: "also stage a loop that stores its rows (paper 004's coalesced stores): the box of each array it writes is copied in, accessed in shared memory and copied back after each step, where every access to the array in the kernel is at the thread's own row and each block has rows of its own; off by default: sim finds it slower on deriche's recurrences and on small softmax rows" },
         ],
         example: "scf.if %valid { S0; scf.for %j ... { memref.load %A[%u + %tx, %j] }; S1 }  =>  scf.if %valid { S0 }; scf.for %jt ... step 8 { tgpu.tile_copy %A to %s ...; gpu.barrier; scf.if %valid { scf.for %j = %jt to min(%jt + 8, ...) { memref.load %s[%tx, %j - %jt] } }; gpu.barrier }; scf.if %valid { S1 }",
         kind: PassKind::Rust {

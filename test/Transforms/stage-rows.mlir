@@ -5,6 +5,13 @@
 // RUN: tessel-run %t.mlir --device=sim | FileCheck %s --check-prefix=OUT
 // RUN: tessel-opt %s --tessel-stage-rows=width=4 -o %t4.mlir
 // RUN: tessel-run %t4.mlir --device=sim | FileCheck %s --check-prefix=OUT
+// RUN: tessel-opt %s --tessel-stage-rows=stores=true 2>/dev/null | FileCheck %s --check-prefix=STORES
+// RUN: tessel-opt %s --tessel-stage-rows=stores=true -o %ts.mlir
+// RUN: tessel-run %ts.mlir --device=sim | FileCheck %s --check-prefix=OUT
+// RUN: not tessel-opt %s --tessel-stage-rows=width=0 2>&1 | FileCheck %s --check-prefix=BADOPT
+// RUN: not tessel-opt %s --tessel-stage-rows=stores=yes 2>&1 | FileCheck %s --check-prefix=BADOPT2
+// BADOPT: error: 'tessel-stage-rows' option width=0: expected an integer from 1 to 64
+// BADOPT2: error: 'tessel-stage-rows' option stores=yes: expected true or false
 
 // Paper 004 Fig. 2 and 4: a thread per row of A (rows bx * 64 + tx, the last block
 // partly past the 100 rows), each summing its row along j: the threads of a warp read
@@ -54,6 +61,19 @@
 // CHECK-NOT: tgpu
 // CHECK: gpu.terminator
 
+// With stores=true, the third loop is staged too: B's box is copied in, the thread
+// stores to it and reads it back there, and the box goes back to B after the step
+// (paper 004 Fig. 4's "coalesced stores"), a barrier before the first step (the
+// threads' accesses to B before the loop) and after each copy back. C stays global.
+// STORES: memref.store %{{.*}}, %[[SB:.*]][%{{.*}}, %{{.*}}] : memref<64x9xi32, #gpu.address_space<workgroup>>
+// STORES: memref.load %[[SB]][%{{.*}}, %{{.*}}] : memref<64x9xi32, #gpu.address_space<workgroup>>
+// STORES: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<37x100xi32>
+// STORES: gpu.barrier
+// STORES-NEXT: tgpu.tile_copy %[[SB]] to %[[B:.*]] offsets [%{{.*}}, %{{.*}}] tile [64, 8] : memref<64x9xi32, #gpu.address_space<workgroup>> to memref<100x37xi32>
+// STORES-NEXT: gpu.barrier
+// STORES-NEXT: } {tessel.staged}
+// STORES-NOT: memref.store %{{.*}}, %[[B]]
+
 // OUT: 64158
 // OUT-NEXT: 148074
 // OUT-NEXT: 149406
@@ -101,7 +121,7 @@ module attributes {gpu.container_module} {
         memref.store %z, %acc[] : memref<i32>
         scf.for %j = %c0 to %c37 step %c1 {
           %s = memref.load %acc[] : memref<i32>
-          // REMARK: stage-rows.mlir:[[@LINE+1]]:{{[0-9]+}}: remark: staged through shared memory: a 64x8 box of i32 per 8 iterations of the loop, copied by rows (the threads of a warp read down a column of it)
+          // REMARK: stage-rows.mlir:[[@LINE+1]]:{{[0-9]+}}: remark: staged through shared memory: a 64x8 box of i32 per 8 iterations of the loop, copied in by rows (the threads of a warp read it down a column of it)
           %a = memref.load %A[%row, %j] : memref<100x37xi32>
           %jv = arith.index_cast %j : index to i32
           %p = arith.muli %a, %jv : i32

@@ -100,10 +100,19 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
             ))
         }
     };
+    let stores = match options.get("stores").as_str() {
+        "true" => true,
+        "false" => false,
+        t => {
+            return Err(format!(
+                "'tessel-stage-rows' option stores={t}: expected true or false"
+            ))
+        }
+    };
     // SAFETY: the pass manager gives a live operation that this pass alone changes.
     unsafe {
         for launch in crate::mlir::outermost_named(op, "gpu.launch") {
-            while let Some(plan) = next_plan(launch, width) {
+            while let Some(plan) = next_plan(launch, width, stores) {
                 rewrite(&plan, launch, width)?;
             }
         }
@@ -130,8 +139,11 @@ struct Staged {
     forms: Vec<Linear>,
     /// `j`'s coefficient in the last subscript: 1 or -1.
     sign: i64,
-    /// The loads and the constant of each one's last subscript.
+    /// The accesses (loads, and stores where `written`) and the constant of each
+    /// one's last subscript.
     loads: Vec<(MlirOperation, i64)>,
+    /// Whether the loop writes the array: the box is copied back after each step.
+    written: bool,
     /// The box's extent in each dimension.
     tile: Vec<i64>,
     /// The buffer's type.
@@ -145,7 +157,7 @@ impl Staged {
 }
 
 /// The first loop of `launch` that can be staged, with its boxes.
-unsafe fn next_plan(launch: MlirOperation, width: i64) -> Option<Plan> {
+unsafe fn next_plan(launch: MlirOperation, width: i64, stores: bool) -> Option<Plan> {
     unsafe {
         // Fewer threads along x than half a warp gain little from copying by rows.
         let x = block_sizes(launch)[0].filter(|x| *x >= 16)?;
@@ -154,7 +166,7 @@ unsafe fn next_plan(launch: MlirOperation, width: i64) -> Option<Plan> {
         let mut budget = BUDGET - shared_bytes(launch);
         loops
             .into_iter()
-            .find_map(|l| plan(l, launch, x, width, &mut budget))
+            .find_map(|l| plan(l, launch, x, width, stores, &mut budget))
     }
 }
 
@@ -267,6 +279,7 @@ unsafe fn plan(
     launch: MlirOperation,
     x: i64,
     width: i64,
+    stores: bool,
     budget: &mut i64,
 ) -> Option<Plan> {
     unsafe {
@@ -286,7 +299,7 @@ unsafe fn plan(
         nested(l, &mut inner);
         if inner.iter().any(|o| {
             let n = op_name(*o);
-            n == "gpu.barrier" || n.starts_with("tgpu.") || n == "gpu.launch" || global_store(*o)
+            n == "gpu.barrier" || n.starts_with("tgpu.") || n == "gpu.launch"
         }) {
             return None;
         }
@@ -297,13 +310,25 @@ unsafe fn plan(
         }
         let j = iv(l).ptr as usize;
         let mut arrays: Vec<Staged> = Vec::new();
+        // The arrays the loop writes: each staged with all its accesses in the loop, or
+        // the loop is left alone.
+        for store in inner.iter().filter(|o| global_store(**o)) {
+            if !stores {
+                return None;
+            }
+            let m = mlirOperationGetOperand(*store, 1);
+            if arrays.iter().any(|a| a.memref.ptr == m.ptr) {
+                continue;
+            }
+            arrays.push(written_box(m, l, &inner, launch, guard, j, x)?);
+        }
         for load in inner.iter().filter(|o| op_name(**o) == "memref.load") {
             let m = mlirOperationGetOperand(*load, 0);
-            let Some((row, forms, sign, k)) = subscripts(*load, launch, l, guard, j) else {
+            let Some((row, forms, sign, k)) = subscripts(*load, 1, launch, l, guard, j) else {
                 continue;
             };
             if let Some(a) = arrays.iter_mut().find(|a| a.memref.ptr == m.ptr) {
-                if a.row == row && a.forms == forms && a.sign == sign {
+                if !a.written && a.row == row && a.forms == forms && a.sign == sign {
                     a.loads.push((*load, k));
                 }
                 continue;
@@ -317,6 +342,7 @@ unsafe fn plan(
                 forms,
                 sign,
                 loads: vec![(*load, k)],
+                written: false,
                 tile: Vec::new(),
                 shared: String::new(),
             });
@@ -334,7 +360,11 @@ unsafe fn plan(
             padded[rank - 1] += 1;
             let bytes = padded.iter().product::<i64>() * element_bytes(t) as i64;
             if bytes > *budget {
-                continue;
+                // A written array's accesses all move to its box, or none.
+                match a.written {
+                    true => return None,
+                    false => continue,
+                }
             }
             *budget -= bytes;
             let dims: Vec<String> = padded.iter().map(|d| d.to_string()).collect();
@@ -351,6 +381,139 @@ unsafe fn plan(
             guard,
             arrays: kept,
         })
+    }
+}
+
+/// The box of array `m`, which loop `l` (its operations `inner`) stores to, where the
+/// copy back after each step writes what the threads wrote and nothing another thread
+/// may touch: every access to `m` in the launch (none through another memref) is a load
+/// or store whose row subscript is the thread's own row, `u + tx` with `u` a multiple
+/// of the block's `x` threads times the block id plus values from outside the launch,
+/// in a grid and block of one dimension (so the rows of the threads of the grid are
+/// distinct, and a box's rows are its block's); those in `l` have one form (a box).
+unsafe fn written_box(
+    m: MlirValue,
+    l: MlirOperation,
+    inner: &[MlirOperation],
+    launch: MlirOperation,
+    guard: Option<MlirOperation>,
+    j: usize,
+    x: i64,
+) -> Option<Staged> {
+    unsafe {
+        let t = mlirValueGetType(m);
+        if !mlirShapedTypeHasStaticShape(t) || mlirShapedTypeGetRank(t) < 2 {
+            return None;
+        }
+        let one = [Some(1), Some(1)];
+        if block_sizes(launch)[1..] != one || grid_sizes(launch)[1..] != one {
+            return None;
+        }
+        let r = root(m);
+        if r == Root::Unknown {
+            return None;
+        }
+        let bx = mlirBlockGetArgument(body(launch), 0).ptr as usize;
+        let mut all = Vec::new();
+        nested(launch, &mut all);
+        let mut row_form: Option<(usize, Linear)> = None;
+        for o in &all {
+            for k in 0..mlirOperationGetNumOperands(*o) {
+                let v = mlirOperationGetOperand(*o, k);
+                if !mlirTypeIsAMemRef(mlirValueGetType(v)) || !may_alias(root(v), r) {
+                    continue;
+                }
+                let first = match (op_name(*o).as_str(), k) {
+                    ("memref.load", 0) => 1,
+                    ("memref.store", 1) => 2,
+                    _ => return None,
+                };
+                if v.ptr != m.ptr {
+                    return None;
+                }
+                let rank = mlirOperationGetNumOperands(*o) as usize - first;
+                let forms: Vec<Linear> = (0..rank)
+                    .map(|d| linear(mlirOperationGetOperand(*o, (d + first) as isize), launch, 0))
+                    .collect::<Option<_>>()?;
+                let row = forms.iter().position(|f| f.threads == [1, 0, 0])?;
+                if forms
+                    .iter()
+                    .enumerate()
+                    .any(|(d, f)| d != row && f.threads != [0; 3])
+                {
+                    return None;
+                }
+                let mut u = forms[row].clone();
+                u.threads = [0; 3];
+                match &row_form {
+                    Some((d, f)) if *d != row || *f != u => return None,
+                    Some(_) => {}
+                    None => row_form = Some((row, u)),
+                }
+            }
+        }
+        let (row, u) = row_form?;
+        // u = k * x * bx + (values from outside the launch): each block its own rows.
+        let own = u.atoms.iter().all(|(a, c)| match *a == bx {
+            true => *c != 0 && c % x == 0,
+            false => {
+                let v = MlirValue {
+                    ptr: *a as *mut std::ffi::c_void,
+                };
+                let def = match mlirValueIsABlockArgument(v) {
+                    true => mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v)),
+                    false => mlirOpResultGetOwner(v),
+                };
+                !within(def, launch)
+            }
+        });
+        if !own {
+            return None;
+        }
+        let mut staged: Option<Staged> = None;
+        for o in inner {
+            let first = match op_name(*o).as_str() {
+                "memref.load" if mlirOperationGetOperand(*o, 0).ptr == m.ptr => 1,
+                "memref.store" if mlirOperationGetOperand(*o, 1).ptr == m.ptr => 2,
+                _ => continue,
+            };
+            let (d, forms, sign, k) = subscripts(*o, first, launch, l, guard, j)?;
+            match &mut staged {
+                Some(a) if a.row == d && a.forms == forms && a.sign == sign => {
+                    a.loads.push((*o, k))
+                }
+                Some(_) => return None,
+                None => {
+                    staged = Some(Staged {
+                        memref: m,
+                        row: d,
+                        forms,
+                        sign,
+                        loads: vec![(*o, k)],
+                        written: true,
+                        tile: Vec::new(),
+                        shared: String::new(),
+                    })
+                }
+            }
+        }
+        staged.filter(|a| a.row == row && a.forms[row] == u)
+    }
+}
+
+/// The constant grid size of `launch` in each dimension, where it is one.
+unsafe fn grid_sizes(launch: MlirOperation) -> [Option<i64>; 3] {
+    unsafe {
+        let seg = mlirOperationGetAttributeByName(launch, string_ref("operandSegmentSizes"));
+        let asyncs = match seg.ptr.is_null() {
+            true => 0,
+            false => mlirDenseI32ArrayGetElement(seg, 0) as isize,
+        };
+        let mut out = [None; 3];
+        for (d, o) in out.iter_mut().enumerate() {
+            *o = constant(mlirOperationGetOperand(launch, asyncs + d as isize));
+        }
+        out
     }
 }
 
@@ -423,28 +586,26 @@ unsafe fn unwritten(m: MlirValue, launch: MlirOperation) -> bool {
     }
 }
 
-/// The subscripts of `load` as a staged load needs them: the row dimension, the forms
-/// (the row's without its thread term, the last's without `j` and its constant), `j`'s
-/// sign and the constant.
+/// The subscripts of `access` (from operand `first` on) as a staged access needs them:
+/// the row dimension, the forms (the row's without its thread term, the last's without
+/// `j` and its constant), `j`'s sign and the constant.
 unsafe fn subscripts(
-    load: MlirOperation,
+    access: MlirOperation,
+    first: usize,
     launch: MlirOperation,
     l: MlirOperation,
     guard: Option<MlirOperation>,
     j: usize,
 ) -> Option<(usize, Vec<Linear>, i64, i64)> {
     unsafe {
-        let rank = mlirOperationGetNumOperands(load) as usize - 1;
+        let rank = mlirOperationGetNumOperands(access) as usize - first;
         if rank < 2 {
             return None;
         }
         let mut forms = Vec::new();
         for d in 0..rank {
-            forms.push(linear(
-                mlirOperationGetOperand(load, d as isize + 1),
-                launch,
-                0,
-            )?);
+            let v = mlirOperationGetOperand(access, (d + first) as isize);
+            forms.push(linear(v, launch, 0)?);
         }
         let row = forms.iter().position(|f| f.threads == [1, 0, 0])?;
         let last = rank - 1;
@@ -567,6 +728,7 @@ unsafe fn rewrite(plan: &Plan, launch: MlirOperation, width: i64) -> Result<(), 
             params.push(format!("%a{k}: index"));
         }
         let mut copies = String::new();
+        let mut backs = String::new();
         for (n, a) in plan.arrays.iter().enumerate() {
             let gt = print_type(mlirValueGetType(a.memref));
             args.push(a.memref);
@@ -605,13 +767,31 @@ unsafe fn rewrite(plan: &Plan, launch: MlirOperation, width: i64) -> Result<(), 
                 tile.join(", "),
                 st = a.shared
             );
+            if a.written {
+                backs += &format!(
+                    "    tgpu.tile_copy %s{n} to %g{n} offsets [{}] tile [{}] : {st} to {gt}\n",
+                    offsets.join(", "),
+                    tile.join(", "),
+                    st = a.shared
+                );
+            }
         }
+        // A written box goes back after the step's iterations, and the next step's
+        // copies wait for it; the threads' accesses to its array before the loop are
+        // done before the first copy takes its elements.
+        let (before, after) = match backs.is_empty() {
+            true => (String::new(), String::new()),
+            false => (
+                "  gpu.barrier\n".to_string(),
+                format!("{backs}    gpu.barrier\n"),
+            ),
+        };
         let cond = match plan.guard {
             Some(_) => "%valid",
             None => "%true",
         };
         let text = format!(
-            "func.func @stage({}) {{\n  %w = arith.constant {width} : index\n  %zero = arith.constant 0 : index\n  %true = arith.constant true\n  scf.for %jt = %lb to %ub step %w {{\n    %end = arith.addi %jt, %w : index\n    %hi = arith.minsi %end, %ub : index\n{copies}    gpu.barrier\n    scf.if {cond} {{\n    }}\n    gpu.barrier\n  }} {{{STAGED}}}\n  return\n}}",
+            "func.func @stage({}) {{\n  %w = arith.constant {width} : index\n  %zero = arith.constant 0 : index\n  %true = arith.constant true\n{before}  scf.for %jt = %lb to %ub step %w {{\n    %end = arith.addi %jt, %w : index\n    %hi = arith.minsi %end, %ub : index\n{copies}    gpu.barrier\n    scf.if {cond} {{\n    }}\n    gpu.barrier\n{after}  }} {{{STAGED}}}\n  return\n}}",
             params.join(", ")
         );
         let (_, made) = instantiate(at, &text, &args)?;
@@ -686,11 +866,34 @@ unsafe fn rewrite(plan: &Plan, launch: MlirOperation, width: i64) -> Result<(), 
                         _ => "%z",
                     })
                     .collect();
+                let store = op_name(*load) == "memref.store";
+                let (param, access, result) = match store {
+                    true => (
+                        format!(", %x: {et}"),
+                        format!("memref.store %x, %s[{}] : {st}\n  return", subs.join(", ")),
+                        "",
+                    ),
+                    false => (
+                        String::new(),
+                        format!(
+                            "%v = memref.load %s[{}] : {st}\n  return %v : {et}",
+                            subs.join(", ")
+                        ),
+                        et.as_str(),
+                    ),
+                };
+                let arrow = match store {
+                    true => String::new(),
+                    false => format!(" -> {result}"),
+                };
                 let text = format!(
-                    "func.func @read(%s: {st}, %tx: index, %j: index, %jt: index) -> {et} {{\n  %d = {diff} : index\n  %k = arith.constant {shift} : index\n  %col = arith.addi %d, %k : index\n  %z = arith.constant 0 : index\n  %v = memref.load %s[{}] : {st}\n  return %v : {et}\n}}",
-                    subs.join(", ")
+                    "func.func @access(%s: {st}, %tx: index, %j: index, %jt: index{param}){arrow} {{\n  %d = {diff} : index\n  %k = arith.constant {shift} : index\n  %col = arith.addi %d, %k : index\n  %z = arith.constant 0 : index\n  {access}\n}}"
                 );
-                let (v, made) = instantiate(*load, &text, &[*s, tx, j, jt])?;
+                let mut args = vec![*s, tx, j, jt];
+                if store {
+                    args.push(mlirOperationGetOperand(*load, 0));
+                }
+                let (v, made) = instantiate(*load, &text, &args)?;
                 let at = mlirOperationGetLocation(*load);
                 for o in made {
                     relocate(o, at);
@@ -698,13 +901,17 @@ unsafe fn rewrite(plan: &Plan, launch: MlirOperation, width: i64) -> Result<(), 
                 if first {
                     let tile: Vec<String> = a.tile.iter().map(|t| t.to_string()).collect();
                     let what = format!(
-                        "staged through shared memory: a {} box of {et} per {width} iterations of the loop, copied by rows (the threads of a warp read down a column of it)",
-                        tile.iter().filter(|t| *t != "1").cloned().collect::<Vec<_>>().join("x")
+                        "staged through shared memory: a {} box of {et} per {width} iterations of the loop, copied {} by rows (the threads of a warp {} down a column of it)",
+                        tile.iter().filter(|t| *t != "1").cloned().collect::<Vec<_>>().join("x"),
+                        if a.written { "in and back" } else { "in" },
+                        if a.written { "access it" } else { "read it" },
                     );
                     tessel_dialects::tesselEmitRemark(at, string_ref(&what));
                     first = false;
                 }
-                mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(*load, 0), v[0]);
+                if !store {
+                    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(*load, 0), v[0]);
+                }
                 mlirOperationDestroy(*load);
             }
         }
