@@ -39,11 +39,21 @@
 //! block computes on this one's. The scalars of global memory the loop reads and the
 //! kernel never writes (deriche's coefficients) are loaded once before the steps.
 //!
-//! A loop that also stores to global memory is left as it is: its stores stay
-//! uncoalesced whatever the loads, and sim finds the steps' barriers cost more than
-//! the loads save there (test/kernels/deriche.c, the first recurrence along its rows,
-//! h100: 8.3 us unstaged, 16.0 us staged at `-DSMALL_DATASET`; 70 and 166 us at
-//! `-DW=2048 -DH=1024`). Staged, gesummv.c at `-DSMALL_DATASET` runs in 12.0 us
+//! A loop that also stores to global memory is left as it is unless `stores=true`
+//! (Fig. 4's "coalesced stores"): then each array it writes gets a box too, copied in
+//! (the elements a step does not write go back unchanged), loaded and stored in shared
+//! memory by the step's iterations and copied back after them, with a barrier before
+//! the first step (the threads' other accesses to the array come before it) and after
+//! each copy back. That is legal where every access to the array in the kernel (none
+//! through another memref) is at the thread's own row, `u + tx` with `u` a multiple of
+//! the block's threads times the block id plus values from outside the launch, in a
+//! grid and block of one dimension: the rows of the grid's threads are distinct and a
+//! box's rows are its block's alone. It is off by default, as sim (h100) finds the
+//! steps' barriers cost more than the coalescing saves on recurrences along the rows:
+//! test/kernels/deriche.c's first one runs 8.3 us unstaged and 17.8 us with
+//! `stores=true` at `-DSMALL_DATASET` (70 and 190 us at `-DW=2048 -DH=1024`, though at
+//! the ideal 4 sectors per request instead of 32), softmax.c 16.7 and 27.0 us at
+//! `-DSMALL_DATASET` but 288 and 179 us at `-DM=2048 -DN=1024`. Staged, gesummv.c at `-DSMALL_DATASET` runs in 12.0 us
 //! instead of 33.1 (19.0 sectors per load request before, 4.7 after).
 //!
 //! Precondition: `gpu.launch` bodies as `tessel-map-to-gpu` makes them (before
