@@ -173,10 +173,10 @@ unsafe fn next_plan(launch: MlirOperation, width: i64, stores: bool) -> Option<P
         let x = block_sizes(launch)[0].filter(|x| *x >= 16)?;
         let mut loops = Vec::new();
         collect_loops(launch, &mut loops);
-        let mut budget = BUDGET - shared_bytes(launch);
+        let budget = BUDGET - shared_bytes(launch);
         loops
             .into_iter()
-            .find_map(|l| plan(l, launch, x, width, stores, &mut budget))
+            .find_map(|l| plan(l, launch, x, width, stores, budget))
     }
 }
 
@@ -290,10 +290,14 @@ unsafe fn plan(
     x: i64,
     width: i64,
     stores: bool,
-    budget: &mut i64,
+    mut budget: i64,
 ) -> Option<Plan> {
     unsafe {
-        if mlirOperationGetNumResults(l) > 0 || constant(mlirOperationGetOperand(l, 2)) != Some(1) {
+        // A loop comparing its counter as unsigned keeps its own bounds.
+        if mlirOperationGetNumResults(l) > 0
+            || constant(mlirOperationGetOperand(l, 2)) != Some(1)
+            || has_attr(l, "unsignedCmp")
+        {
             return None;
         }
         let guard = guard_of(l, launch)?;
@@ -369,14 +373,14 @@ unsafe fn plan(
             let mut padded = tile.clone();
             padded[rank - 1] += 1;
             let bytes = padded.iter().product::<i64>() * element_bytes(t) as i64;
-            if bytes > *budget {
+            if bytes > budget {
                 // A written array's accesses all move to its box, or none.
                 match a.written {
                     true => return None,
                     false => continue,
                 }
             }
-            *budget -= bytes;
+            budget -= bytes;
             let dims: Vec<String> = padded.iter().map(|d| d.to_string()).collect();
             a.shared = format!(
                 "memref<{}x{}, #gpu.address_space<workgroup>>",
@@ -836,6 +840,7 @@ unsafe fn rewrite(plan: &Plan, launch: MlirOperation, width: i64) -> Result<(), 
         for o in inner {
             if op_name(o) == "memref.load"
                 && mlirOperationGetNumOperands(o) == 1
+                && !defined_in(mlirOperationGetOperand(o, 0), l)
                 && read_only(mlirOperationGetOperand(o, 0), launch, 0)
             {
                 mlirOperationRemoveFromParent(o);
