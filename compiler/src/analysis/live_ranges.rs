@@ -256,14 +256,41 @@ impl ScalarDeps {
 /// The live ranges of the local scalars `locals` (names in the model) alone: what
 /// `tessel-map-to-gpu` asks to give each thread its own copy, without the dependences
 /// of the arrays (the costly part of [`reordering`] on a large scop).
+///
+/// Remembered per model and scalars for the process: `tessel-promote-shared` asks for
+/// the same scop as `tessel-map-to-gpu` after it (the mapping it plans for), and
+/// `tessel-autotune`'s candidates for the same tiles (deriche's 16 scalars: 0.4 s each
+/// time).
 pub fn live_ranges(m: &Model, locals: &[&str]) -> Result<Vec<LiveRanges>, String> {
+    type Cache = std::sync::Mutex<std::collections::HashMap<String, Vec<LiveRanges>>>;
+    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+    let key = format!(
+        "{}\n{}\n{}\n{}\n{}\n{}",
+        m.domain,
+        m.schedule,
+        m.reads,
+        m.must_writes,
+        m.may_writes,
+        locals.join(",")
+    );
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(r) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return Ok(r);
+    }
     let ctx = isl_context();
     ctx.set_max_operations(DEPENDENCE_OPERATIONS);
     let all = Accesses::parse(&ctx, m)?;
-    locals
+    let ranges = locals
         .iter()
         .map(|name| ScalarDeps::of(&ctx, &all, name)?.ranges(&ctx, name))
-        .collect()
+        .collect::<Result<Vec<_>, String>>()?;
+    if let Ok(mut c) = cache.lock() {
+        if c.len() >= 64 {
+            c.clear();
+        }
+        c.insert(key, ranges.clone());
+    }
+    Ok(ranges)
 }
 
 /// The dependences of `m` with the live ranges of the local scalars `locals` (names in
