@@ -131,6 +131,12 @@ unsafe fn thread_dim(v: MlirValue, launch: MlirOperation) -> Option<usize> {
 
 /// The constant block size of `launch` in each dimension, where it is one.
 pub(super) unsafe fn block_sizes(launch: MlirOperation) -> [Option<i64>; 3] {
+    unsafe { launch_sizes(launch, 3) }
+}
+
+/// The constant operands `first` to `first + 2` of `launch` after its async
+/// dependences (0: the grid's size, 3: the block's), where they are constants.
+pub(super) unsafe fn launch_sizes(launch: MlirOperation, first: isize) -> [Option<i64>; 3] {
     unsafe {
         let seg = mlirOperationGetAttributeByName(launch, string_ref("operandSegmentSizes"));
         let asyncs = match seg.ptr.is_null() {
@@ -139,7 +145,7 @@ pub(super) unsafe fn block_sizes(launch: MlirOperation) -> [Option<i64>; 3] {
         };
         let mut out = [None; 3];
         for (d, o) in out.iter_mut().enumerate() {
-            let v = mlirOperationGetOperand(launch, asyncs + 3 + d as isize);
+            let v = mlirOperationGetOperand(launch, asyncs + first + d as isize);
             if mlirValueIsAOpResult(v) {
                 let def = mlirOpResultGetOwner(v);
                 if op_name(def) == "arith.constant" {

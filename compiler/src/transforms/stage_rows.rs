@@ -83,7 +83,7 @@
 //! ```
 
 use super::promote_registers::{
-    block_sizes, linear, may_alias, relocate, root, uniform, Linear, Root,
+    block_sizes, launch_sizes, linear, may_alias, relocate, root, uniform, Linear, Root,
 };
 use crate::analysis::coalescing::element_bytes;
 use crate::mlir::{
@@ -420,7 +420,7 @@ unsafe fn written_box(
             return None;
         }
         let one = [Some(1), Some(1)];
-        if block_sizes(launch)[1..] != one || grid_sizes(launch)[1..] != one {
+        if block_sizes(launch)[1..] != one || launch_sizes(launch, 0)[1..] != one {
             return None;
         }
         let r = root(m);
@@ -512,22 +512,6 @@ unsafe fn written_box(
             }
         }
         staged.filter(|a| a.row == row && a.forms[row] == u)
-    }
-}
-
-/// The constant grid size of `launch` in each dimension, where it is one.
-unsafe fn grid_sizes(launch: MlirOperation) -> [Option<i64>; 3] {
-    unsafe {
-        let seg = mlirOperationGetAttributeByName(launch, string_ref("operandSegmentSizes"));
-        let asyncs = match seg.ptr.is_null() {
-            true => 0,
-            false => mlirDenseI32ArrayGetElement(seg, 0) as isize,
-        };
-        let mut out = [None; 3];
-        for (d, o) in out.iter_mut().enumerate() {
-            *o = constant(mlirOperationGetOperand(launch, asyncs + d as isize));
-        }
-        out
     }
 }
 
