@@ -42,6 +42,7 @@
 // CHECK: %[[D:.*]] = arith.subi %[[J]], %[[JT]] : index
 // CHECK: memref.load %[[S]][%[[TX]], %{{.*}}] : memref<64x9xi32, #gpu.address_space<workgroup>>
 // CHECK-NOT: memref.load %[[A]]
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[ROW]]] : memref<100xi32>
 // CHECK: } {tessel.staged}
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
@@ -127,6 +128,8 @@ module attributes {gpu.container_module} {
           %p = arith.muli %a, %jv : i32
           %t = arith.addi %s, %p : i32
           memref.store %t, %acc[] : memref<i32>
+          // One element all along the loop: stays a global store, the loop is staged.
+          memref.store %t, %Y[%row] : memref<100xi32>
         }
         scf.for %j = %c0 to %c37 step %c1 {
           %s = memref.load %acc[] : memref<i32>

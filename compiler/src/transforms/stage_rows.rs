@@ -39,7 +39,9 @@
 //! block computes on this one's. The scalars of global memory the loop reads and the
 //! kernel never writes (deriche's coefficients) are loaded once before the steps.
 //!
-//! A loop that also stores to global memory is left as it is unless `stores=true`
+//! A store of one element all along the loop (PolyBench's `tmp[i] += A[i][j] * x[j]`,
+//! which `tessel-promote-registers` then keeps in a register) stays as it is. A loop
+//! that also stores to global memory along its rows is left as it is unless `stores=true`
 //! (Fig. 4's "coalesced stores"): then each array it writes gets a box too, copied in
 //! (the elements a step does not write go back unchanged), loaded and stored in shared
 //! memory by the step's iterations and copied back after them, with a barrier before
@@ -327,6 +329,11 @@ unsafe fn plan(
         // The arrays the loop writes: each staged with all its accesses in the loop, or
         // the loop is left alone.
         for store in inner.iter().filter(|o| global_store(**o)) {
+            // A store to one element all along the loop (PolyBench's `tmp[i] += ...`,
+            // which tessel-promote-registers keeps in a register) stays as it is.
+            if invariant(*store, launch, j) {
+                continue;
+            }
             if !stores {
                 return None;
             }
@@ -512,6 +519,16 @@ unsafe fn written_box(
             }
         }
         staged.filter(|a| a.row == row && a.forms[row] == u)
+    }
+}
+
+/// Whether the subscripts of `store` are linear forms without the loop counter `j`.
+unsafe fn invariant(store: MlirOperation, launch: MlirOperation, j: usize) -> bool {
+    unsafe {
+        (2..mlirOperationGetNumOperands(store)).all(|k| {
+            linear(mlirOperationGetOperand(store, k), launch, 0)
+                .is_some_and(|f| f.atoms.iter().all(|a| a.0 != j))
+        })
     }
 }
 
