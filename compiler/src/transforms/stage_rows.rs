@@ -22,8 +22,9 @@
 //! the loads of a staged array read a copy of the elements, taken in the same step. So
 //! the rewrite is legal where the copy holds what the array holds, that is where
 //! - nothing in the kernel writes the array or may write its storage (every use of a
-//!   memref that may alias it is a `memref.load`; a buffer of the kernel's own or a
-//!   function argument, as [`super::promote_registers`] tells them apart);
+//!   memref that may alias it is a `memref.load` or the source of a `tgpu.tile_copy`;
+//!   a buffer of the kernel's own or a function argument, as
+//!   [`super::promote_registers`] tells them apart);
 //! - and the loop's bounds are the same in all threads of a block (so that they reach
 //!   the barriers together), as is every condition and loop around it up to the
 //!   launch, the guard aside, and nothing crosses the guard's split (a value defined
@@ -55,13 +56,15 @@
 //! test/kernels/deriche.c's first one runs 8.3 us unstaged and 17.8 us with
 //! `stores=true` at `-DSMALL_DATASET` (70 and 190 us at `-DW=2048 -DH=1024`, though at
 //! the ideal 4 sectors per request instead of 32), softmax.c 16.7 and 27.0 us at
-//! `-DSMALL_DATASET` but 288 and 179 us at `-DM=2048 -DN=1024`. Staged, gesummv.c at `-DSMALL_DATASET` runs in 12.0 us
-//! instead of 33.1 (19.0 sectors per load request before, 4.7 after).
+//! `-DSMALL_DATASET` but 288 and 179 us at `-DM=2048 -DN=1024`. With loads alone
+//! staged, gesummv.c at `-DSMALL_DATASET` runs in 12.0 us instead of 33.1 (19.0
+//! sectors per load request before, 4.7 after).
 //!
 //! Precondition: `gpu.launch` bodies as `tessel-map-to-gpu` makes them (before
 //! `tessel-promote-registers`, which keeps the guarded accumulators in registers across
 //! the steps). Spec: paper 004 sec. 3 (CUDA-lite's coalesced loads), paper 000 sec. 3
-//! (shared memory first); ARCHITECTURE.md "IR at each step", step 6 (kernel rewrites).
+//! (shared memory first); ARCHITECTURE.md "IR at each step", step 5 (shared buffers,
+//! copies in and out, barriers), here after step 4's mapping.
 //!
 //! ```mlir
 //! scf.if %valid {                                   // %row = %u + %tx < %n
