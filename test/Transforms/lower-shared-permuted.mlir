@@ -9,9 +9,9 @@
 // The copy-in's stores: shared index (column, row) of the tile's (row, column).
 // CHECK-LABEL: func.func @main(
 // CHECK: gpu.launch
+// The thread's column of the tile, and the loop over its rows.
 // CHECK: %[[L1:.*]] = arith.remui %{{.*}}, %{{.*}} : index
-// CHECK: %[[Q1:.*]] = arith.divui
-// CHECK: %[[L0:.*]] = arith.remui %[[Q1]], %{{.*}} : index
+// CHECK: scf.for %[[L0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK: memref.store %{{.*}}, %{{.*}}[%[[L1]], %[[L0]]] : memref<4x6xi32, #gpu.address_space<workgroup>>
 
 // OUT: 0

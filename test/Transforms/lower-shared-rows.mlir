@@ -10,16 +10,16 @@
 
 // CHECK-LABEL: func.func @main(
 // CHECK: gpu.launch
+// The block's threads are a multiple of the rows' 8 elements: each thread keeps its
+// column and the loop counts rows.
+// CHECK: %[[C:.*]] = arith.remui %{{.*}}, %{{.*}} : index
 // CHECK: scf.for %[[E:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK: %[[C:.*]] = arith.remui %[[E]], %{{.*}} : index
-// CHECK: %[[Q:.*]] = arith.divui %[[E]], %{{.*}} : index
 // The row: blocks of 16 rows, two steps of 8 apart per half-warp.
-// CHECK: %[[W:.*]] = arith.divui %[[Q]], %[[B:.*]] : index
-// CHECK: %[[I:.*]] = arith.remui %[[Q]], %[[B]] : index
-// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[Q]], %{{.*}} : index
-// CHECK: %[[R:.*]] = arith.select %[[IN]], %{{.*}}, %[[Q]] : index
-// CHECK: %[[R2:.*]] = arith.remui %[[R]], %{{.*}} : index
-// CHECK: memref.store %{{.*}}, %{{.*}}[%[[R2]], %[[C]]] : memref<32x9xf64, #gpu.address_space<workgroup>>
+// CHECK: %[[W:.*]] = arith.divui %[[E]], %[[B:.*]] : index
+// CHECK: %[[I:.*]] = arith.remui %[[E]], %[[B]] : index
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[E]], %{{.*}} : index
+// CHECK: %[[R:.*]] = arith.select %[[IN]], %{{.*}}, %[[E]] : index
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[R]], %[[C]]] : memref<32x9xf64, #gpu.address_space<workgroup>>
 
 // OUT: 0
 // OUT-NEXT: 317

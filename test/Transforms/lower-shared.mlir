@@ -9,61 +9,62 @@
 // CHECK: gpu.launch
 // CHECK-SAME: workgroup(%[[S:.*]] : memref<5x5xi32, #gpu.address_space<workgroup>>)
 // CHECK-NOT: tgpu.
-// Copy-in: the block's linear thread id, then a loop over the tile's 20 elements.
+// Copy-in: the block's linear thread id.
 // CHECK: %[[TX:.*]] = gpu.thread_id x
 // CHECK: %[[TY:.*]] = gpu.thread_id y
 // CHECK: %[[TZ:.*]] = gpu.thread_id z
 // CHECK: %[[BX:.*]] = gpu.block_dim x
 // CHECK: %[[BY:.*]] = gpu.block_dim y
 // CHECK: %[[BZ:.*]] = gpu.block_dim z
-// Each thread takes 3 elements per step (20 elements, 8 threads): the loop steps by 3
-// blocks' worth of threads.
+// CHECK: %[[FIRST:.*]] = arith.addi %{{.*}}, %[[TX]] : index
 // CHECK: %[[THREADS:.*]] = arith.muli %{{.*}}, %[[BZ]] : index
+// Each thread takes 3 elements per step (20 elements, 8 threads). The block's 8
+// threads are a multiple of the tile's rows of 4: each thread keeps one column and
+// steps over rows, 8 / 4 = 2 rows apart, no division per element.
 // CHECK: %[[C3:.*]] = arith.constant 3 : index
-// CHECK: %[[STEP:.*]] = arith.muli %[[THREADS]], %[[C3]] : index
+// CHECK: %[[COL:.*]] = arith.remui %[[FIRST]], %[[W:.*]] : index
+// CHECK-NEXT: %[[ROW:.*]] = arith.divui %[[FIRST]], %[[W]] : index
+// CHECK-NEXT: %[[APART:.*]] = arith.divui %[[THREADS]], %[[W]] : index
+// CHECK-NEXT: %[[ROWS:.*]] = arith.constant 5 : index
+// CHECK-NEXT: %[[STEP:.*]] = arith.muli %[[APART]], %[[C3]] : index
 // A tile whose box lies inside A (the first column of tiles) takes the fast path: no
 // guard on any element.
 // CHECK: arith.cmpi sge, %{{.*}}, %{{.*}} : index
 // CHECK: arith.cmpi sle, %{{.*}}, %{{.*}} : index
 // CHECK: scf.if %{{[0-9]+}} {
-// Steps of 3 elements while all 3 are in the tile: the loads, then the stores.
-// CHECK: scf.for %[[F:.*]] = %{{.*}} to %{{.*}} step %[[STEP]] {
+// Steps of 3 rows while all 3 are in the tile: the loads, then the stores.
+// CHECK: scf.for %[[F:.*]] = %[[ROW]] to %{{.*}} step %[[STEP]] {
+// CHECK-NEXT: %[[G1:.*]] = arith.addi %{{.*}}, %[[COL]] : index
+// CHECK-NEXT: %[[G0:.*]] = arith.addi %{{.*}}, %[[F]] : index
+// CHECK-NEXT: %[[V0:.*]] = memref.load %{{.*}}[%[[G0]], %[[G1]]] : memref<10x7xi32>
+// CHECK-NOT: scf.if
+// CHECK: %[[D1:.*]] = arith.muli %[[APART]], %{{.*}} : index
+// CHECK-NEXT: %[[F1:.*]] = arith.addi %[[F]], %[[D1]] : index
 // CHECK-NOT: scf.if
 // CHECK: memref.load
 // CHECK-NOT: scf.if
 // CHECK: memref.load
-// CHECK-NOT: scf.if
-// CHECK: memref.load
-// CHECK-NEXT: memref.store
-// CHECK-NEXT: memref.store
+// CHECK-NEXT: memref.store %[[V0]], %[[S]][%[[F]], %[[COL]]]
+// CHECK-NEXT: memref.store %{{.*}}, %[[S]][%[[F1]], %[[COL]]]
 // CHECK-NEXT: memref.store
 // CHECK-NEXT: }
-// Then the rest one element per step.
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[THREADS]] {
-// CHECK-NEXT: arith.remui
+// Then the rest one row per step.
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[ROWS]] step %[[APART]] {
 // CHECK-NOT: scf.if
 // CHECK: memref.store
 // CHECK-NEXT: }
-// A boundary tile guards each element.
+// A boundary tile guards each element: its column and row inside A, its row in the tile.
 // CHECK-NEXT: } else {
-// CHECK-NEXT: scf.for %[[E:.*]] = %{{.*}} to %{{.*}} step %[[STEP]] {
-// Consecutive threads on consecutive elements of a row: the column is the remainder.
-// CHECK: %[[C:.*]] = arith.remui %[[E]], %{{.*}} : index
-// CHECK: %[[Q:.*]] = arith.divui %[[E]], %{{.*}} : index
-// CHECK: %[[R:.*]] = arith.remui %[[Q]], %{{.*}} : index
-// The loads of the step come first, each guarded (an element outside A, or past the
-// tile's end, yields 0 and is not stored)...
+// CHECK-NEXT: scf.for %[[E:.*]] = %[[ROW]] to %[[ROWS]] step %[[STEP]] {
 // CHECK: %[[V:.*]] = scf.if %{{.*}} -> (i32) {
 // CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<10x7xi32>
-// The second element is `threads` further.
-// CHECK: %[[D1:.*]] = arith.muli %[[THREADS]], %{{.*}} : index
-// CHECK: %[[E1:.*]] = arith.addi %[[E]], %[[D1]] : index
-// CHECK: arith.cmpi ult, %[[E1]], %{{.*}} : index
+// CHECK: %[[E1:.*]] = arith.addi %[[E]], %{{.*}} : index
+// CHECK-NEXT: arith.cmpi ult, %[[E1]], %[[ROWS]] : index
 // CHECK: scf.if %{{.*}} -> (i32) {
 // CHECK: scf.if %{{.*}} -> (i32) {
 // ...then the stores.
 // CHECK: scf.if
-// CHECK-NEXT: memref.store %[[V]], %[[S]][%[[R]], %[[C]]] : memref<5x5xi32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: memref.store %[[V]], %[[S]][%[[E]], %[[COL]]] : memref<5x5xi32, #gpu.address_space<workgroup>>
 // CHECK: scf.if
 // CHECK-NEXT: memref.store
 // CHECK: scf.if
@@ -78,9 +79,26 @@
 // CHECK: memref.store %{{.*}} : memref<10x7xi32>
 // CHECK: gpu.terminator
 
+// The second launch copies tiles of 5x3 with the same 8 threads: 8 is not a multiple
+// of 3, so a thread's elements move along the rows, and each finds its row and column
+// by division.
+// CHECK: gpu.launch
+// CHECK-SAME: workgroup(%[[S2:.*]] : memref<5x3xi32, #gpu.address_space<workgroup>>)
+// CHECK: %[[FIRST2:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK: %[[THREADS2:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK-NOT: arith.divui %[[FIRST2]]
+// CHECK: scf.if %{{[0-9]+}} {
+// CHECK: scf.for %[[F2:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT: %[[C2:.*]] = arith.remui %[[F2]], %[[W2:.*]] : index
+// CHECK-NEXT: %[[R2:.*]] = arith.divui %[[F2]], %[[W2]] : index
+// CHECK: memref.load
+// CHECK: memref.store %{{.*}}, %[[S2]][%[[R2]], %[[C2]]]
+// CHECK: gpu.terminator
+
 // OUT: 0
 // OUT-NEXT: 906
 // OUT-NEXT: 504
+// OUT-NEXT: 31710
 // OUT-NEXT: 31710
 
 module attributes {gpu.container_module} {
@@ -88,6 +106,7 @@ module attributes {gpu.container_module} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
     %c4 = arith.constant 4 : index
     %c5 = arith.constant 5 : index
     %c6 = arith.constant 6 : index
@@ -104,6 +123,7 @@ module attributes {gpu.container_module} {
         memref.store %v, %h[%i, %j] : memref<10x7xi32>
       }
     }
+    %z0 = arith.constant 0 : i32
     %A = gpu.alloc () : memref<10x7xi32>
     %B = gpu.alloc () : memref<10x7xi32>
     gpu.memcpy %A, %h : memref<10x7xi32>, memref<10x7xi32>
@@ -118,6 +138,29 @@ module attributes {gpu.container_module} {
       tgpu.tile_copy %s to %B offsets [%i0, %j0] tile [5, 4]
           : memref<5x5xi32, #gpu.address_space<workgroup>> to memref<10x7xi32>
       gpu.terminator
+    }
+    %C = gpu.alloc () : memref<10x7xi32>
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c3, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c2, %sz = %c1) {
+      %s = tgpu.alloc_shared [5, 3] padding [0, 0] : memref<5x3xi32, #gpu.address_space<workgroup>>
+      %i0 = arith.muli %bx, %c5 : index
+      %j0 = arith.muli %by, %c3 : index
+      tgpu.tile_copy %A to %s offsets [%i0, %j0] tile [5, 3]
+          : memref<10x7xi32> to memref<5x3xi32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      tgpu.tile_copy %s to %C offsets [%i0, %j0] tile [5, 3]
+          : memref<5x3xi32, #gpu.address_space<workgroup>> to memref<10x7xi32>
+      gpu.terminator
+    }
+    %hc = memref.alloc() : memref<10x7xi32>
+    gpu.memcpy %hc, %C : memref<10x7xi32>, memref<10x7xi32>
+    %sumc = scf.for %i = %c0 to %c10 step %c1 iter_args(%acc = %z0) -> i32 {
+      %row = scf.for %j = %c0 to %c7 step %c1 iter_args(%a2 = %acc) -> i32 {
+        %v = memref.load %hc[%i, %j] : memref<10x7xi32>
+        %n = arith.addi %a2, %v : i32
+        scf.yield %n : i32
+      }
+      scf.yield %row : i32
     }
     gpu.memcpy %h, %B : memref<10x7xi32>, memref<10x7xi32>
     %r0 = memref.load %h[%c0, %c0] : memref<10x7xi32>
@@ -136,6 +179,7 @@ module attributes {gpu.container_module} {
       scf.yield %row : i32
     }
     func.call @tessel_print_i32(%sum) : (i32) -> ()
+    func.call @tessel_print_i32(%sumc) : (i32) -> ()
     return
   }
   func.func private @tessel_print_i32(i32)

@@ -382,13 +382,19 @@ impl Candidate {
         let src_type = &self.copy.src_type;
         let reg = format!("memref<{}>", self.copy.elem);
         format!(
-            "func.func @{name}(%src: {src_type}, {more}{}, {}) {{\n{}  %e = arith.addi %first, %k0 : index\n",
+            "func.func @{name}(%src: {src_type}, {more}{}, {}) {{\n{}  %e = arith.addi %efirst, %k0 : index\n",
             (0..r).map(|k| format!("%o{k}: index")).collect::<Vec<_>>().join(", "),
             (0..self.per_thread)
                 .map(|u| format!("%r{u}: {reg}"))
                 .collect::<Vec<_>>()
                 .join(", "),
-            preamble(&self.copy.tile, ("%src", src_type), self.copy.order, self.per_thread)
+            preamble(
+                &self.copy.tile,
+                ("%src", src_type),
+                self.copy.order,
+                self.per_thread,
+                self.copy.rows
+            )
         )
     }
 }
@@ -427,7 +433,7 @@ fn put(c: &Candidate) -> String {
     let step = c.copy.step();
     let reg = format!("memref<{}>", c.copy.elem);
     let dst = format!("%dst: {}, ", c.copy.dst_type);
-    let mut t = c.head("put", &dst) + "  %first_in = arith.cmpi ult, %first, %total : index\n";
+    let mut t = c.head("put", &dst) + "  %first_in = arith.cmpi ult, %efirst, %eend : index\n";
     for u in 0..c.per_thread {
         let el = step.element(u, true, "p");
         t += &el.text;

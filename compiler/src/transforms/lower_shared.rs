@@ -8,7 +8,11 @@
 //!   row-major order, the linear thread id `e` of the block taking elements `e`,
 //!   `e + threads`, ... so that consecutive threads move consecutive elements of a row
 //!   (coalesced on the global side, one bank each on the shared side); an element whose
-//!   global index is outside the global memref (a boundary tile) is skipped. Each
+//!   global index is outside the global memref (a boundary tile) is skipped. Where
+//!   every block the launch may have holds a multiple of the tile's row length threads
+//!   (its dimensions of fixed size do), a thread's elements all lie in one column, in
+//!   rows `threads / W` apart: the loop counts rows and no element needs a division
+//!   (the same elements in the same order; PPCG's copies are such loops). Each
 //!   step of a thread's loop takes up to 4 elements (as many as the smallest block the
 //!   launch may have leaves each thread), their guarded loads first and then their
 //!   stores, so that a thread has several loads in flight (paper 000 sec. 4's ILP, for
@@ -35,7 +39,7 @@
 //!   %s = tgpu.alloc_shared [34, 34] padding [0, 0] : memref<34x34xf64, #gpu.address_space<workgroup>>
 //!   tgpu.tile_copy %A to %s offsets [%i, %j] tile [34, 34] : memref<?x?xf64> to memref<34x34xf64, ...>
 //! }
-//! // =>
+//! // => (a block of 8x16 threads, say, whose count is no multiple of 34)
 //! gpu.launch ... workgroup(%s : memref<34x34xf64, #gpu.address_space<workgroup>>) {
 //!   %e0 = (tz * by + ty) * bx + tx                    // 256 threads: 4 per step
 //!   scf.for %e = %e0 to 1156 step (4 * %threads) {
@@ -45,6 +49,11 @@
 //!     scf.if (in bounds) { %s[%r, %c] = %v }            // then the 4 stores
 //!   }
 //! }
+//! // with a block of 34x8 threads instead: column %c = %e0 mod 34 of rows 8 apart
+//!   scf.for %r = %e0 floordiv 34 to 34 step (4 * 8) {
+//!     %v = scf.if (%i + %r, %j + %c) in bounds of %A { %A[%i + %r, %j + %c] } else { 0 }
+//!     ...                                               // rows %r + 8, %r + 16, %r + 24
+//!   }
 //! ```
 
 use super::pad_banks::copy_rows;
@@ -129,6 +138,10 @@ pub(super) struct Copy {
     pub elem: String,
     pub zero: &'static str,
     pub shared_src: bool,
+    /// Every block the launch may have has a multiple of the tile's row length
+    /// (`tile[r - 1]`) threads ([`row_steps`]): each thread keeps one column and steps
+    /// over rows, with no division per element.
+    pub rows: bool,
 }
 
 impl Copy {
@@ -187,6 +200,7 @@ impl Copy {
                     loc_text(op)
                 ));
             };
+            let rows = fold.is_none() && row_steps(launch_of(op), &tile);
             Ok(Copy {
                 operands,
                 tile,
@@ -198,6 +212,7 @@ impl Copy {
                 elem,
                 zero,
                 shared_src,
+                rows,
             })
         }
     }
@@ -209,6 +224,7 @@ impl Copy {
             perm: &self.perm,
             remapped: self.tile.len() >= 2 && self.order.1 > 1,
             fold: self.fold,
+            rows: self.rows,
             shared_src: self.shared_src,
             types: (&self.src_type, &self.dst_type, &self.elem, self.zero),
         }
@@ -257,6 +273,23 @@ unsafe fn unroll(launch: Option<MlirOperation>, total: i64) -> i64 {
     }
 }
 
+/// Whether every block `launch` may have holds a multiple of `tile`'s row length
+/// threads: the product of the block's dimensions of fixed size is. Then the elements
+/// `e, e + threads, ...` of a thread's copy all lie in the column `e mod W` of the tile
+/// (rows `W` long), in rows `threads / W` apart, so the copy steps over rows and computes
+/// no quotient or remainder per element (the same elements, in the same order).
+unsafe fn row_steps(launch: Option<MlirOperation>, tile: &[i64]) -> bool {
+    let Some(range) = launch.and_then(|l| unsafe { super::bound_blocks::block_range(l) }) else {
+        return false;
+    };
+    let fixed: i64 = range
+        .iter()
+        .filter(|(least, most)| least == most)
+        .map(|&(least, _)| least.max(1))
+        .product();
+    tile.len() >= 2 && tile[tile.len() - 1] > 0 && fixed % tile[tile.len() - 1] == 0
+}
+
 /// The most elements a thread loads together in a cooperative copy: enough loads in
 /// flight per thread to cover the global latency at the occupancies tiled kernels have,
 /// few enough that the guards' index arithmetic stays small.
@@ -270,11 +303,15 @@ pub(super) const MAX_EVEN_UNROLL: i64 = 8;
 /// [`copy_template`]: the thread's first element `%first` and the block's `%threads`,
 /// `%total` elements, `%unroll` per step, each dimension's `%t{k}` (tile) and `%n{k}`
 /// (extent of the `global` memref), and the constants of the interleaved row order.
+/// The copy's loop counts `%efirst` to `%eend` by `%estride` per element (`%estep`
+/// per step): elements (`%first`, `%total`, `%threads`), or with `rows`
+/// ([`row_steps`]) the rows of the tile, the thread's column being `%col`.
 pub(super) fn preamble(
     tile: &[i64],
     (global, global_type): (&str, &str),
     (g, rows_apart): (i64, i64),
     unroll: i64,
+    rows: bool,
 ) -> String {
     let r = tile.len();
     let total: i64 = tile.iter().product();
@@ -294,7 +331,6 @@ pub(super) fn preamble(
   %total = arith.constant {total} : index
   %unroll = arith.constant {unroll} : index
   %um1 = arith.constant {} : index
-  %step = arith.muli %threads, %unroll : index
   %true = arith.constant true
 ",
         unroll - 1
@@ -305,6 +341,23 @@ pub(super) fn preamble(
             tile[k]
         );
     }
+    t += &match rows {
+        true => format!(
+            "  %col = arith.remui %first, %t{l} : index
+  %efirst = arith.divui %first, %t{l} : index
+  %estride = arith.divui %threads, %t{l} : index
+  %eend = arith.constant {} : index
+",
+            total / tile[r - 1],
+            l = r - 1
+        ),
+        false => "  %efirst = arith.addi %first, %k0 : index
+  %estride = arith.addi %threads, %k0 : index
+  %eend = arith.addi %total, %k0 : index
+"
+        .to_string(),
+    };
+    t += "  %estep = arith.muli %estride, %unroll : index\n";
     if r >= 2 && rows_apart > 1 {
         let block = g * rows_apart;
         let full = total / tile[r - 1] / block * block;
@@ -332,7 +385,7 @@ fn copy_template(c: &Copy, unroll: i64) -> String {
     let mut t = format!(
         "func.func @copy(%src: {src_type}, %dst: {dst_type}, {}) {{\n{}",
         offsets.join(", "),
-        preamble(tile, (global, global_type), (g, rows_apart), unroll)
+        preamble(tile, (global, global_type), (g, rows_apart), unroll, c.rows)
     );
     // The interior fast path: a box wholly inside the global memref (every tile but
     // the boundary ones) needs no guard on any element.
@@ -350,14 +403,14 @@ fn copy_template(c: &Copy, unroll: i64) -> String {
     // Inside: steps of `unroll` elements while all are in the tile, then one element
     // per step for the rest.
     t += &format!(
-        "  scf.if %inside{} {{\n  %span = arith.muli %threads, %um1 : index\n  %mend = arith.subi %total, %span : index\n  scf.for %e = %first to %mend step %step {{\n{}  }}\n  %past = arith.subi %mend, %first : index\n  %pastp = arith.maxsi %past, %k0 : index\n  %ksteps = arith.ceildivsi %pastp, %step : index\n  %kdone = arith.muli %ksteps, %step : index\n  %rest = arith.addi %first, %kdone : index\n  scf.for %e = %rest to %total step %threads {{\n{}  }}\n  }} else {{\n",
+        "  scf.if %inside{} {{\n  %span = arith.muli %estride, %um1 : index\n  %mend = arith.subi %eend, %span : index\n  scf.for %e = %efirst to %mend step %estep {{\n{}  }}\n  %past = arith.subi %mend, %efirst : index\n  %pastp = arith.maxsi %past, %k0 : index\n  %ksteps = arith.ceildivsi %pastp, %estep : index\n  %kdone = arith.muli %ksteps, %estep : index\n  %rest = arith.addi %efirst, %kdone : index\n  scf.for %e = %rest to %eend step %estride {{\n{}  }}\n  }} else {{\n",
         r - 1,
         step.elements(unroll, false, "f"),
         step.elements(1, false, "r"),
     );
     // Else: each element guarded, the step's loads before its stores.
     t += &format!(
-        "  scf.for %e = %first to %total step %step {{\n{}  }}\n  }}\n  return\n}}",
+        "  scf.for %e = %efirst to %eend step %estep {{\n{}  }}\n  }}\n  return\n}}",
         step.elements(unroll, true, "s")
     );
     t
@@ -373,6 +426,8 @@ pub(super) struct Step<'a> {
     /// `fold = W` of the copy: the shared side's indices are the element's row and
     /// column in rows of `W`.
     fold: Option<i64>,
+    /// The loop counts rows, each thread's column being `%col` ([`row_steps`]).
+    rows: bool,
     shared_src: bool,
     types: (&'a str, &'a str, &'a str, &'a str),
 }
@@ -415,45 +470,57 @@ impl Step<'_> {
         // bound already holds for the first).
         if u > 0 {
             t += &format!(
-                "    %{p}u_{u} = arith.constant {u} : index\n    %{p}du_{u} = arith.muli %threads, %{p}u_{u} : index\n    %{p}e_{u} = arith.addi %e, %{p}du_{u} : index\n"
+                "    %{p}u_{u} = arith.constant {u} : index\n    %{p}du_{u} = arith.muli %estride, %{p}u_{u} : index\n    %{p}e_{u} = arith.addi %e, %{p}du_{u} : index\n"
             );
             if guarded {
-                t += &format!("    %{p}ein_{u} = arith.cmpi ult, %{p}e_{u}, %total : index\n");
+                t += &format!("    %{p}ein_{u} = arith.cmpi ult, %{p}e_{u}, %eend : index\n");
             }
         }
-        // Row-major delinearization: the last dimension varies fastest.
+        // Row-major delinearization: the last dimension varies fastest. `l[k]` names
+        // the element's index in tile dimension `k`, `q` what is left to divide: the
+        // first dimension's index is the rest itself (in the tile, it is below %t0);
+        // when the loop counts rows, the column is the thread's and the rest the row.
+        let mut l = vec![String::new(); r];
+        let mut q = match u {
+            0 => "%e".to_string(),
+            _ => format!("%{p}e_{u}"),
+        };
         for k in (0..r).rev() {
-            let rest = match (k + 1 == r, remapped && k + 2 == r) {
-                (true, _) if u == 0 => "%e".to_string(),
-                (true, _) => format!("%{p}e_{u}"),
-                (false, true) => format!("%{p}q{}r_{u}", k + 1),
-                (false, false) => format!("%{p}q{}_{u}", k + 1),
-            };
-            t += &format!(
-                "    %{p}l{k}_{u} = arith.remui {rest}, %t{k} : index\n    %{p}q{k}_{u} = arith.divui {rest}, %t{k} : index\n    %{p}g{k}_{u} = arith.addi %o{k}, %{p}l{k}_{u} : index\n"
-            );
+            if k + 1 == r && self.rows {
+                l[k] = "%col".to_string();
+            } else if k == 0 {
+                l[k] = q.clone();
+            } else {
+                t += &format!(
+                    "    %{p}l{k}_{u} = arith.remui {q}, %t{k} : index\n    %{p}q{k}_{u} = arith.divui {q}, %t{k} : index\n"
+                );
+                l[k] = format!("%{p}l{k}_{u}");
+                q = format!("%{p}q{k}_{u}");
+            }
+            t += &format!("    %{p}g{k}_{u} = arith.addi %o{k}, {} : index\n", l[k]);
             if guarded {
                 t += &format!("    %{p}in{k}_{u} = arith.cmpi ult, %{p}g{k}_{u}, %n{k} : index\n");
             }
             if k + 1 == r && remapped {
                 // Rows `rows_apart` apart share a step ([`copy_rows`]): %q is the row.
-                let q = format!("%{p}q{k}_{u}");
                 t += &format!(
-                    "    %{p}rw_{u} = arith.divui {q}, %rb : index\n    %{p}ri_{u} = arith.remui {q}, %rb : index\n    %{p}ra_{u} = arith.remui %{p}ri_{u}, %rg : index\n    %{p}rc_{u} = arith.divui %{p}ri_{u}, %rg : index\n    %{p}rm_{u} = arith.muli %{p}rw_{u}, %rb : index\n    %{p}rn_{u} = arith.muli %{p}ra_{u}, %rr : index\n    %{p}rs_{u} = arith.addi %{p}rm_{u}, %{p}rn_{u} : index\n    %{p}rt_{u} = arith.addi %{p}rs_{u}, %{p}rc_{u} : index\n    %{p}rin_{u} = arith.cmpi ult, {q}, %rf : index\n    %{p}q{k}r_{u} = arith.select %{p}rin_{u}, %{p}rt_{u}, {q} : index\n"
+                    "    %{p}rw_{u} = arith.divui {q}, %rb : index\n    %{p}ri_{u} = arith.remui {q}, %rb : index\n    %{p}ra_{u} = arith.remui %{p}ri_{u}, %rg : index\n    %{p}rc_{u} = arith.divui %{p}ri_{u}, %rg : index\n    %{p}rm_{u} = arith.muli %{p}rw_{u}, %rb : index\n    %{p}rn_{u} = arith.muli %{p}ra_{u}, %rr : index\n    %{p}rs_{u} = arith.addi %{p}rm_{u}, %{p}rn_{u} : index\n    %{p}rt_{u} = arith.addi %{p}rs_{u}, %{p}rc_{u} : index\n    %{p}rin_{u} = arith.cmpi ult, {q}, %rf : index\n    %{p}qr_{u} = arith.select %{p}rin_{u}, %{p}rt_{u}, {q} : index\n"
                 );
+                q = format!("%{p}qr_{u}");
             }
         }
         let g: Vec<String> = (0..r).map(|k| format!("%{p}g{k}_{u}")).collect();
-        let l: Vec<String> = match self.fold {
+        let local: Vec<String> = match self.fold {
             Some(w) => {
                 t += &format!(
-                    "    %{p}fw_{u} = arith.constant {w} : index\n    %{p}fr_{u} = arith.divui %{p}l0_{u}, %{p}fw_{u} : index\n    %{p}fc_{u} = arith.remui %{p}l0_{u}, %{p}fw_{u} : index\n"
+                    "    %{p}fw_{u} = arith.constant {w} : index\n    %{p}fr_{u} = arith.divui {l0}, %{p}fw_{u} : index\n    %{p}fc_{u} = arith.remui {l0}, %{p}fw_{u} : index\n",
+                    l0 = l[0]
                 );
                 vec![format!("%{p}fr_{u}"), format!("%{p}fc_{u}")]
             }
-            None => self.perm.iter().map(|k| format!("%{p}l{k}_{u}")).collect(),
+            None => self.perm.iter().map(|&k| l[k].clone()).collect(),
         };
-        let (si, di) = if self.shared_src { (&l, &g) } else { (&g, &l) };
+        let (si, di) = if self.shared_src { (&local, &g) } else { (&g, &local) };
         let store = format!(
             "memref.store %{p}v_{u}, %dst[{}] : {dst_type}",
             di.join(", ")
