@@ -10,6 +10,7 @@
 //! | `grid`, `block` | `[x, y, z]` |
 //! | `global_load_requests`, `global_store_requests` | warp-level global memory instructions |
 //! | `global_load_sectors`, `global_store_sectors` | distinct 32-byte sectors those requests touch |
+//! | `global_load_ideal_sectors`, `global_store_ideal_sectors` | the sectors the same requests would touch if each one's distinct bytes lay side by side from its lowest address: `ceil((lowest address mod 32 + distinct elements × element size) / 32)` (one for a broadcast, 4 for 32 consecutive floats, 5 for them shifted by one), so sectors over this is the coalescing excess (ncu's excessive sectors) |
 //! | `shared_load_requests`, `shared_store_requests` | warp-level shared memory instructions |
 //! | `shared_load_wavefronts`, `shared_store_wavefronts` | bank-conflict passes those requests need |
 //! | `shared_ideal_wavefronts` | the passes the same requests (loads and stores) would need without a conflict: one per 32 distinct 4-byte words the active lanes access (two for a warp's consecutive 8-byte accesses, one for a broadcast), so wavefronts over this is the conflict degree |
@@ -66,6 +67,9 @@ pub struct Counters {
     pub global_load_sectors: u64,
     pub global_store_requests: u64,
     pub global_store_sectors: u64,
+    /// Sectors the global requests would touch with their bytes side by side.
+    pub global_load_ideal_sectors: u64,
+    pub global_store_ideal_sectors: u64,
     pub shared_load_requests: u64,
     pub shared_load_wavefronts: u64,
     pub shared_store_requests: u64,
@@ -92,6 +96,8 @@ impl Counters {
             global_load_sectors,
             global_store_requests,
             global_store_sectors,
+            global_load_ideal_sectors,
+            global_store_ideal_sectors,
             shared_load_requests,
             shared_load_wavefronts,
             shared_store_requests,
@@ -109,6 +115,8 @@ impl Counters {
         self.global_load_sectors += global_load_sectors;
         self.global_store_requests += global_store_requests;
         self.global_store_sectors += global_store_sectors;
+        self.global_load_ideal_sectors += global_load_ideal_sectors;
+        self.global_store_ideal_sectors += global_store_ideal_sectors;
         self.shared_load_requests += shared_load_requests;
         self.shared_load_wavefronts += shared_load_wavefronts;
         self.shared_store_requests += shared_store_requests;
@@ -138,6 +146,8 @@ impl Counters {
             &mut self.global_load_sectors,
             &mut self.global_store_requests,
             &mut self.global_store_sectors,
+            &mut self.global_load_ideal_sectors,
+            &mut self.global_store_ideal_sectors,
             &mut self.shared_load_requests,
             &mut self.shared_load_wavefronts,
             &mut self.shared_store_requests,
@@ -185,11 +195,19 @@ impl Launch {
         );
         let c = self.counters.as_ref();
         let f = |g: fn(&Counters) -> u64| c.map_or("null".to_string(), |c| g(c).to_string());
-        let fields: [(&str, String); 14] = [
+        let fields: [(&str, String); 16] = [
             ("global_load_requests", f(|c| c.global_load_requests)),
             ("global_load_sectors", f(|c| c.global_load_sectors)),
             ("global_store_requests", f(|c| c.global_store_requests)),
             ("global_store_sectors", f(|c| c.global_store_sectors)),
+            (
+                "global_load_ideal_sectors",
+                f(|c| c.global_load_ideal_sectors),
+            ),
+            (
+                "global_store_ideal_sectors",
+                f(|c| c.global_store_ideal_sectors),
+            ),
             ("shared_load_requests", f(|c| c.shared_load_requests)),
             ("shared_load_wavefronts", f(|c| c.shared_load_wavefronts)),
             ("shared_store_requests", f(|c| c.shared_store_requests)),
@@ -336,6 +354,8 @@ fn launch_of(v: &json::Value) -> Result<Launch, String> {
             global_load_sectors: int("global_load_sectors"),
             global_store_requests: int("global_store_requests"),
             global_store_sectors: int("global_store_sectors"),
+            global_load_ideal_sectors: int("global_load_ideal_sectors"),
+            global_store_ideal_sectors: int("global_store_ideal_sectors"),
             shared_load_requests: int("shared_load_requests"),
             shared_load_wavefronts: int("shared_load_wavefronts"),
             shared_store_requests: int("shared_store_requests"),

@@ -937,6 +937,22 @@ fn class_of(i: &Inst, k: &Kernel) -> usize {
     }
 }
 
+/// The sectors a request of `esz`-byte elements at `addrs` (its active lanes') would
+/// touch if its distinct elements lay side by side from the lowest address: the
+/// coalescing ideal behind `global_*_ideal_sectors` ([`crate::profile`]). `addrs` is
+/// sorted in place.
+fn ideal_sectors(addrs: &mut [u64], esz: u64) -> u64 {
+    if addrs.is_empty() {
+        return 0;
+    }
+    addrs.sort_unstable();
+    let mut distinct = 1;
+    for i in 1..addrs.len() {
+        distinct += u64::from(addrs[i] != addrs[i - 1]);
+    }
+    (addrs[0] % 32 + distinct * esz).div_ceil(32)
+}
+
 fn lanes(mut m: u32, mut f: impl FnMut(usize)) {
     while m != 0 {
         let l = m.trailing_zeros() as usize;
@@ -1576,7 +1592,11 @@ impl<'a> Ctx<'a> {
                 }
                 let mut sectors = [0u64; 2 * WARP];
                 let mut n = 0;
+                let mut at = [0u64; WARP];
+                let mut m = 0;
                 lanes(mask, |l| {
+                    at[m] = addrs[l];
+                    m += 1;
                     sectors[n] = addrs[l] / 32;
                     n += 1;
                     let last = (addrs[l] + esz - 1) / 32;
@@ -1596,12 +1616,15 @@ impl<'a> Ctx<'a> {
                 }
                 self.request(&s[..d], write);
                 let distinct = d as u64;
+                let ideal = ideal_sectors(&mut at[..m], esz);
                 if write {
                     self.c.global_store_requests += 1;
                     self.c.global_store_sectors += distinct;
+                    self.c.global_store_ideal_sectors += ideal;
                 } else {
                     self.c.global_load_requests += 1;
                     self.c.global_load_sectors += distinct;
+                    self.c.global_load_ideal_sectors += ideal;
                 }
             }
             Space::Shared | Space::Private => {
@@ -2417,6 +2440,22 @@ impl Device for Sim {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ideal_sectors_pack_the_distinct_bytes() {
+        // 32 consecutive floats: 4 sectors; shifted by one float, 5; a broadcast, 1.
+        let mut a: Vec<u64> = (0..32).map(|l| 256 + 4 * l).collect();
+        assert_eq!(ideal_sectors(&mut a, 4), 4);
+        let mut a: Vec<u64> = (0..32).map(|l| 260 + 4 * l).collect();
+        assert_eq!(ideal_sectors(&mut a, 4), 5);
+        let mut a = vec![1024u64; 32];
+        assert_eq!(ideal_sectors(&mut a, 8), 1);
+        // A column of 32 doubles (rows 4 KiB apart): 8 sectors, not 32; in reverse order
+        // the same.
+        let mut a: Vec<u64> = (0..32).rev().map(|l| 4096 * l).collect();
+        assert_eq!(ideal_sectors(&mut a, 8), 8);
+        assert_eq!(ideal_sectors(&mut [], 4), 0);
+    }
 
     #[test]
     fn arithmetic_in_the_kernels_types() {

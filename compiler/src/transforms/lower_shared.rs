@@ -520,7 +520,11 @@ impl Step<'_> {
             }
             None => self.perm.iter().map(|&k| l[k].clone()).collect(),
         };
-        let (si, di) = if self.shared_src { (&local, &g) } else { (&g, &local) };
+        let (si, di) = if self.shared_src {
+            (&local, &g)
+        } else {
+            (&g, &local)
+        };
         let store = format!(
             "memref.store %{p}v_{u}, %dst[{}] : {dst_type}",
             di.join(", ")

@@ -323,6 +323,9 @@ struct Row {
     ld_sec: u64,
     st_req: u64,
     st_sec: u64,
+    /// Sectors the requests would touch with their bytes side by side (the ideal).
+    ld_ideal: u64,
+    st_ideal: u64,
     sh_wf: u64,
     sh_ideal: u64,
     occupancy: f64,
@@ -354,6 +357,8 @@ fn rows(launches: &[Launch], whole: bool) -> BTreeMap<String, Row> {
             r.ld_sec += c.global_load_sectors;
             r.st_req += c.global_store_requests;
             r.st_sec += c.global_store_sectors;
+            r.ld_ideal += c.global_load_ideal_sectors;
+            r.st_ideal += c.global_store_ideal_sectors;
             r.sh_wf += c.shared_load_wavefronts + c.shared_store_wavefronts;
             r.sh_ideal += c.shared_ideal_wavefronts;
             r.instructions += c.instructions;
@@ -627,11 +632,13 @@ fn main() -> ExitCode {
                     })
                     .collect();
                 format!(
-                    "  {{\"program\": {}, {kernel}, \"launches\": {}, \"load_sectors_per_request\": {}, \"store_sectors_per_request\": {}, \"bank_conflict_ways\": {}, \"l1_hit_rate\": {}, \"l2_hit_rate\": {}, \"dram_read_bytes\": {}, \"dram_write_bytes\": {}, \"occupancy\": {}, \"estimated_time_s\": {}, \"bound_by\": {}, \"measured_time_s\": {}, \"baseline_estimated_time_s\": {}, \"baselines_estimated_time_s\": {{{}}}}}",
+                    "  {{\"program\": {}, {kernel}, \"launches\": {}, \"load_sectors_per_request\": {}, \"store_sectors_per_request\": {}, \"load_sectors_over_ideal\": {}, \"store_sectors_over_ideal\": {}, \"bank_conflict_ways\": {}, \"l1_hit_rate\": {}, \"l2_hit_rate\": {}, \"dram_read_bytes\": {}, \"dram_write_bytes\": {}, \"occupancy\": {}, \"estimated_time_s\": {}, \"bound_by\": {}, \"measured_time_s\": {}, \"baseline_estimated_time_s\": {}, \"baselines_estimated_time_s\": {{{}}}}}",
                     tessel_runtime::profile::json_str(p),
                     r.launches,
                     opt(ratio(r.ld_sec, r.ld_req)),
                     opt(ratio(r.st_sec, r.st_req)),
+                    opt(ratio(r.ld_sec, r.ld_ideal)),
+                    opt(ratio(r.st_sec, r.st_ideal)),
                     opt(ratio(r.sh_wf, r.sh_ideal)),
                     opt(ratio(r.l1.0, r.l1.1)),
                     opt(ratio(r.l2.0, r.l2.1)),
@@ -651,12 +658,14 @@ fn main() -> ExitCode {
         println!("[\n{}\n]", body.join(",\n"));
     } else {
         let mut head = format!(
-            "{:<14} {:<22} {:>6} {:>8} {:>8} {:>6} {:>6} {:>6} {:>10} {:>6} {:>12} {:>12}",
+            "{:<14} {:<22} {:>6} {:>8} {:>8} {:>5} {:>5} {:>6} {:>6} {:>6} {:>10} {:>6} {:>12} {:>12}",
             "program",
             "kernel",
             "launch",
             "ld s/r",
             "st s/r",
+            "ld x",
+            "st x",
             "bank",
             "L1 hit",
             "L2 hit",
@@ -672,12 +681,14 @@ fn main() -> ExitCode {
         println!("{head}");
         for (p, k, r, b) in &table {
             let mut line = format!(
-                "{:<14} {:<22} {:>6} {:>8} {:>8} {:>6} {:>6} {:>6} {:>10} {:>6.2} {:>12.2} {:>12}",
+                "{:<14} {:<22} {:>6} {:>8} {:>8} {:>5} {:>5} {:>6} {:>6} {:>6} {:>10} {:>6.2} {:>12.2} {:>12}",
                 p,
                 k,
                 r.launches,
                 fmt(ratio(r.ld_sec, r.ld_req), 2),
                 fmt(ratio(r.st_sec, r.st_req), 2),
+                fmt(ratio(r.ld_sec, r.ld_ideal), 2),
+                fmt(ratio(r.st_sec, r.st_ideal), 2),
                 fmt(ratio(r.sh_wf, r.sh_ideal), 2),
                 fmt(ratio(r.l1.0, r.l1.1), 2),
                 fmt(ratio(r.l2.0, r.l2.1), 2),
