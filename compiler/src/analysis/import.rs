@@ -787,6 +787,77 @@ pub fn import_scop(scop: MlirOperation) -> Result<Scop, String> {
     })
 }
 
+/// The access relation of one `affine.load` (or `affine.store`) `op` of statement `k`
+/// of `s`: `[params] -> { Sk[i0, ...] -> A[...] }`, named as the model names the
+/// statement, its array and the parameters; `None` where a subscript is not affine in
+/// the statement's loop counters and the parameters (computed from data, or from a loop
+/// inside the statement).
+pub unsafe fn access_of(s: &Scop, k: usize, op: MlirOperation) -> Option<String> {
+    unsafe fn value(s: &Scop, k: usize, v: MlirValue) -> Option<String> {
+        unsafe {
+            if let Some(d) = s.stmts[k].ivs.iter().position(|i| i.ptr == v.ptr) {
+                return Some(format!("i{d}"));
+            }
+            if let Some((n, _)) = s.params.iter().find(|(_, p)| p.ptr == v.ptr) {
+                return Some(n.clone());
+            }
+            if !mlirValueIsAOpResult(v) {
+                return None;
+            }
+            let def = mlirOpResultGetOwner(v);
+            match name(def).as_str() {
+                "arith.constant" => {
+                    let a = attr(def, "value");
+                    mlirAttributeIsAInteger(a).then(|| mlirIntegerAttrGetValueInt(a).to_string())
+                }
+                "affine.apply" => {
+                    let map = mlirAffineMapAttrGetValue(attr(def, "map"));
+                    let inputs: Option<Vec<String>> =
+                        operands(def).iter().map(|o| value(s, k, *o)).collect();
+                    let inputs = inputs?;
+                    let dims = mlirAffineMapGetNumDims(map) as usize;
+                    expr(
+                        mlirAffineMapGetResult(map, 0),
+                        &inputs[..dims],
+                        &inputs[dims..],
+                    )
+                }
+                _ => None,
+            }
+        }
+    }
+    unsafe {
+        let ops = operands(op);
+        let (mem, first) = match name(op).as_str() {
+            "affine.load" => (ops[0], 1),
+            "affine.store" => (ops[1], 2),
+            _ => return None,
+        };
+        let (array, _) = s.arrays.iter().find(|(_, a)| a.ptr == mem.ptr)?;
+        let inputs: Option<Vec<String>> = ops[first..].iter().map(|o| value(s, k, *o)).collect();
+        let inputs = inputs?;
+        let map = mlirAffineMapAttrGetValue(attr(op, "map"));
+        let dims = mlirAffineMapGetNumDims(map) as usize;
+        let subs: Option<Vec<String>> = (0..mlirAffineMapGetNumResults(map))
+            .map(|r| {
+                expr(
+                    mlirAffineMapGetResult(map, r),
+                    &inputs[..dims],
+                    &inputs[dims..],
+                )
+            })
+            .collect();
+        let iters: Vec<String> = (0..s.stmts[k].ivs.len()).map(|d| format!("i{d}")).collect();
+        let params: Vec<&str> = s.params.iter().map(|(n, _)| n.as_str()).collect();
+        Some(format!(
+            "[{}] -> {{ S{k}[{}] -> {array}[{}] }}",
+            params.join(", "),
+            iters.join(", "),
+            subs?.join(", ")
+        ))
+    }
+}
+
 /// The iteration set of the nest `loops` (each the only loop directly inside the one
 /// before it), as `[params] -> { S0[i0, ...] : ... }`, with the value of each parameter
 /// (everything the bounds use from outside the nest).

@@ -6,20 +6,28 @@
 //! promotion is one iteration of the band's innermost tile loop (the anchor: the last
 //! tile loop mapped to blocks, or a tile loop of a sequential member inside them, as
 //! the `k` tiles of a matrix product), which every thread of the block runs together.
-//! An array is promoted when
-//! - the kernel does not write it (so a copy taken at the start of the anchor's
+//! The loads of an array under the anchor form reference groups (PPCG sec. 7.2): each
+//! load starts one, and two merge where the box of their footprints together has no
+//! more elements than their two boxes (a stencil's neighbours: one box). Reads that
+//! overlap need not share a copy, so syrk's `A[i][k]` and `A[j][k]` (rows of the i and
+//! the j tile, whose union has no box of constant size) are two groups, with a box each.
+//! A group (all the array's loads where one's subscripts are not affine in its
+//! statement's counters) is promoted when
+//! - the kernel does not write the array (so a copy taken at the start of the anchor's
 //!   iteration stays right until its end) and every access of it under the anchor is an
 //!   `affine.load`;
-//! - its footprint per anchor iteration (the elements the statements under it read,
-//!   a function of the loops outside and the parameters) lies in a box of constant size
-//!   (isl's fixed-box hull: the reference group's rectangular tile, PPCG sec. 7.2);
+//! - its footprint per anchor iteration (the elements its loads read, a function of the
+//!   loops outside and the parameters) lies in a box of constant size (isl's fixed-box
+//!   hull: the reference group's rectangular tile, PPCG sec. 7.2);
 //! - the boxes of the arrays promoted in the band fit in 48 KiB (the static shared
 //!   memory of every NVIDIA GPU, taken in the order the arrays appear);
 //! - and the copy pays, for one of two reasons:
-//!   - reuse (PPCG sec. 7.3): isl finds two different statement instances of one anchor
-//!     iteration reading one element (a stencil's neighbours, a row read by every
-//!     column), and the reads of one anchor iteration (the array's loads in each
-//!     statement times the statement's instances, at most the box around them) are at
+//!   - reuse (PPCG sec. 7.3): isl finds two statement instances of one anchor
+//!     iteration, at different points of the band (so, once mapped, of different
+//!     threads; one thread's rereads are a register's), reading one element (a
+//!     stencil's neighbours, a row read by every column), and the reads of one anchor
+//!     iteration (the group's loads in each statement times the statement's instances,
+//!     at most the box around them) are at
 //!     least `min-reuse` (default 64) per element of the box. Below that, the L1
 //!     cache of a GPU since Maxwell serves the reuse as well, and the copy and the
 //!     barrier cost more than they save. Measured on an H100
@@ -78,7 +86,7 @@
 use super::map_to_gpu::{band_ops, tiled_kernels};
 use super::share::{self, c_name};
 use crate::analysis::coalescing::{element_bytes, thread_order, uncoalesced};
-use crate::analysis::import::{import_scop, isl_context, within, Scop};
+use crate::analysis::import::{access_of, import_scop, isl_context, within, Scop};
 use crate::mlir::{body, children, instantiate, int_attr, iv, op_name, print_type, string_ref};
 use crate::registry::Options;
 use isl_rs::{Aff, DimType, Map, UnionMap, UnionSet};
@@ -249,6 +257,39 @@ unsafe fn promote_band(
         let r = isl(UnionMap::read_from_str(ctx, &format!("{{ {to_tile} }}")))?;
         let dom_in = isl(isl(domain.copy())?.intersect(isl(isl(r.copy())?.domain())?))?;
         let same_tile = isl(isl(r.copy())?.apply_range(isl(isl(r.copy())?.reverse())?))?;
+        // Instances at one point of the band (the same thread's, once mapped): reuse
+        // among them is a register's (pdist's px[i] along j), not shared memory's.
+        let at_point: Option<Vec<String>> = inside
+            .iter()
+            .map(|k| {
+                let ivs = &s.stmts[*k].ivs;
+                let n = ivs.len();
+                let all: Vec<String> = (0..n).map(|i| format!("i{i}")).collect();
+                let point: Option<Vec<String>> = counters
+                    .iter()
+                    .map(|c| {
+                        ivs.iter()
+                            .position(|v| v.ptr == c.ptr)
+                            .map(|p| all[p].clone())
+                    })
+                    .collect();
+                Some(format!(
+                    "S{k}[{}] -> P[{}]",
+                    all.join(", "),
+                    point?.join(", ")
+                ))
+            })
+            .collect();
+        let same_point = match at_point {
+            Some(parts) => {
+                let p = isl(UnionMap::read_from_str(
+                    ctx,
+                    &format!("{{ {} }}", parts.join("; ")),
+                ))?;
+                isl(isl(p.copy())?.apply_range(isl(p.reverse())?))?
+            }
+            None => isl(isl(dom_in.copy())?.identity())?,
+        };
         let instances: Vec<f64> = inside
             .iter()
             .map(|k| instances_per_tile(ctx, domain, *k, s.stmts[*k].ivs.len(), d))
@@ -268,24 +309,25 @@ unsafe fn promote_band(
             if seed {
                 seen.extend(c_name(*value));
             }
-            let decided: Result<Promotion, &str> = 'decide: {
+            // The array's loads under the anchor, or why it is no candidate.
+            let candidate: Result<Vec<MlirOperation>, &str> = 'array: {
                 let t = mlirValueGetType(*value);
                 if !mlirTypeIsAMemRef(t) || mlirShapedTypeGetRank(t) == 0 {
-                    break 'decide Err("not an array");
+                    break 'array Err("not an array");
                 }
                 let def = match mlirValueIsAOpResult(*value) {
                     true => mlirOpResultGetOwner(*value),
                     false => mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(*value)),
                 };
                 if within(def, scop) && def.ptr != scop.ptr {
-                    break 'decide Err("allocated inside the scop");
+                    break 'array Err("allocated inside the scop");
                 }
                 if super::transfers::writes(tiles[0], *value) {
-                    break 'decide Err("the kernel writes it");
+                    break 'array Err("the kernel writes it");
                 }
                 if let Some(c) = &candidates {
                     if !c.contains(&c_name(*value).unwrap_or_default()) {
-                        break 'decide Err("no dependence links it to a seed of the share pragma");
+                        break 'array Err("no dependence links it to a seed of the share pragma");
                     }
                 }
                 let mut loads = Vec::new();
@@ -300,111 +342,151 @@ unsafe fn promote_band(
                     }
                 }
                 if loads.is_empty() && !other {
-                    break 'decide Err(UNUSED);
+                    break 'array Err(UNUSED);
                 }
                 if other {
-                    break 'decide Err("the tile does not only load it");
+                    break 'array Err("the tile does not only load it");
                 }
-                let rank = mlirShapedTypeGetRank(t) as usize;
-                let elems: Vec<String> = (0..rank).map(|k| format!("a{k}")).collect();
-                let universe = isl(UnionSet::read_from_str(
-                    ctx,
-                    &format!("{{ {name}[{}] }}", elems.join(", ")),
-                ))?;
-                let acc = isl(
-                    isl(isl(reads.copy())?.intersect_domain(isl(dom_in.copy())?))?
-                        .intersect_range(universe),
-                )?;
-                // The footprint of one anchor iteration, in a box of constant size.
-                let footprint = isl(isl(acc.copy())?.apply_domain(isl(r.copy())?))?;
-                if isl(footprint.is_empty())? {
-                    break 'decide Err("the tile reads none of it");
-                }
-                let hull =
-                    isl(isl(Map::from_union_map(footprint))?.get_range_simple_fixed_box_hull())?;
-                if !isl(hull.is_valid())? {
-                    break 'decide Err("its footprint per tile has no box of constant size");
-                }
-                let size = isl(hull.get_size())?;
-                let sizes: Vec<i64> = (0..rank)
-                    .map(|k| isl(size.get_at(k as i32)).and_then(|v| isl(v.get_num_si())))
-                    .collect::<Result<_, _>>()?;
-                // Reuse: two statement instances of one anchor iteration read one element.
-                let pairs = isl(isl(acc.copy())?.apply_range(isl(acc.reverse())?))?;
-                let shared = isl(isl(pairs.intersect(isl(same_tile.copy())?))?
-                    .subtract(isl(isl(dom_in.copy())?.identity())?))?;
-                let reused = !isl(shared.is_empty())?;
-                // Enough reuse: the reads of one anchor iteration (the array's loads in
-                // each statement times its instances) per element of the box.
-                let reads_per_tile: f64 = inside
-                    .iter()
-                    .zip(&instances)
-                    .map(|(k, n)| {
-                        let loads = s.stmts[*k]
-                            .ops
-                            .iter()
-                            .map(|o| loads_of(*o, *value))
-                            .sum::<usize>();
-                        loads as f64 * n
-                    })
-                    .sum();
-                let elements = sizes.iter().product::<i64>() as f64;
-                // Or a load uncoalesced along thread x, staged (paper 004): the copy reads
-                // rows of the box at least a sector wide with consecutive threads.
-                // Not where the box is mostly unread: a skewed band's tile reads a
-                // diagonal of its box (bicg's wavefront: 64 of 64x64 elements), and its
-                // copy would move 64 times what the tile reads.
-                let row_bytes = sizes[rank - 1] * element_bytes(t) as i64;
-                let staged = row_bytes >= 32
-                    && 2.0 * reads_per_tile >= elements
-                    && loads.iter().any(|l| uncoalesced(*l, x));
-                let reused = reused && reads_per_tile >= min_reuse * elements;
-                if !reused && !staged && !seed {
-                    break 'decide Err("no reuse and no uncoalesced access");
-                }
-                let bytes = sizes.iter().product::<i64>() * element_bytes(t) as i64;
-                if bytes > budget {
-                    break 'decide Err("its box does not fit in the shared memory left");
-                }
-                let offset = isl(hull.get_offset())?;
-                let mlir_ctx = mlirOperationGetContext(anchor);
-                let offsets: Option<Vec<MlirAffineExpr>> = (0..rank)
-                    .map(|k| {
-                        let a = isl(offset.get_at(k as i32)).ok()?;
-                        affine_of(mlir_ctx, &a, d, &s.params)
-                    })
-                    .collect();
-                let Some(offsets) = offsets else {
-                    break 'decide Err(
-                        "its box's offset is not affine in the loops and parameters",
-                    );
-                };
-                budget -= bytes;
-                Ok(Promotion {
-                    array: *value,
-                    sizes,
-                    offsets,
-                    loads,
-                    why: match (seed, reused) {
-                        (true, _) => "named by the share pragma",
-                        (false, true) => "read by several threads of the block",
-                        (false, false) => "read uncoalesced by thread x, copied by rows",
-                    },
-                })
+                Ok(loads)
             };
-            match decided {
-                Ok(p) => promoted.push(p),
-                Err(why) if seed && why != UNUSED => {
-                    let text = format!(
-                        "share pragma: '{}' not promoted to shared memory: {why}",
-                        c_name(*value).unwrap_or_default()
-                    );
-                    tessel_dialects::tesselEmitRemark(
-                        mlirOperationGetLocation(scop),
-                        string_ref(&text),
-                    );
+            let t = mlirValueGetType(*value);
+            let rank = match candidate {
+                Ok(_) => mlirShapedTypeGetRank(t) as usize,
+                Err(_) => 0,
+            };
+            // The array's reads under the anchor, per reference group.
+            let groups = match candidate {
+                Ok(loads) => {
+                    let elems: Vec<String> = (0..rank).map(|k| format!("a{k}")).collect();
+                    let universe = isl(UnionSet::read_from_str(
+                        ctx,
+                        &format!("{{ {name}[{}] }}", elems.join(", ")),
+                    ))?;
+                    let all = isl(
+                        isl(isl(reads.copy())?.intersect_domain(isl(dom_in.copy())?))?
+                            .intersect_range(universe),
+                    )?;
+                    let group = Group {
+                        loads,
+                        acc: all,
+                        per_tile: None,
+                    };
+                    vec![Ok(group)]
                 }
-                Err(_) => {}
+                Err(why) => vec![Err(why)],
+            };
+            let groups: Vec<Result<Group, &str>> = match groups.as_slice() {
+                [Ok(g)] => reference_groups(ctx, s, (&inside, &instances), (&dom_in, &r), g)?
+                    .into_iter()
+                    .map(Ok)
+                    .collect(),
+                _ => groups,
+            };
+            for group in groups {
+                let decided: Result<Promotion, &str> = 'decide: {
+                    let Group {
+                        loads,
+                        acc,
+                        per_tile,
+                    } = match group {
+                        Ok(g) => g,
+                        Err(why) => break 'decide Err(why),
+                    };
+                    // The footprint of one anchor iteration, in a box of constant size.
+                    let footprint = isl(isl(acc.copy())?.apply_domain(isl(r.copy())?))?;
+                    if isl(footprint.is_empty())? {
+                        break 'decide Err("the tile reads none of it");
+                    }
+                    let hull = isl(
+                        isl(Map::from_union_map(footprint))?.get_range_simple_fixed_box_hull()
+                    )?;
+                    if !isl(hull.is_valid())? {
+                        break 'decide Err("its footprint per tile has no box of constant size");
+                    }
+                    let size = isl(hull.get_size())?;
+                    let sizes: Vec<i64> = (0..rank)
+                        .map(|k| isl(size.get_at(k as i32)).and_then(|v| isl(v.get_num_si())))
+                        .collect::<Result<_, _>>()?;
+                    // Reuse: two statement instances of one anchor iteration, at two
+                    // points of the band, read one element.
+                    let pairs = isl(isl(acc.copy())?.apply_range(isl(acc.reverse())?))?;
+                    let shared = isl(isl(pairs.intersect(isl(same_tile.copy())?))?
+                        .subtract(isl(same_point.copy())?))?;
+                    let reused = !isl(shared.is_empty())?;
+                    // Enough reuse: the reads of one anchor iteration (the group's loads
+                    // in each statement times its instances) per element of the box.
+                    let reads_per_tile: f64 = per_tile.unwrap_or_else(|| {
+                        inside
+                            .iter()
+                            .zip(&instances)
+                            .map(|(k, n)| {
+                                let loads = s.stmts[*k]
+                                    .ops
+                                    .iter()
+                                    .map(|o| loads_of(*o, *value))
+                                    .sum::<usize>();
+                                loads as f64 * n
+                            })
+                            .sum()
+                    });
+                    let elements = sizes.iter().product::<i64>() as f64;
+                    // Or a load uncoalesced along thread x, staged (paper 004): the copy
+                    // reads rows of the box at least a sector wide with consecutive
+                    // threads. Not where the box is mostly unread: a skewed band's tile
+                    // reads a diagonal of its box (bicg's wavefront: 64 of 64x64
+                    // elements), and its copy would move 64 times what the tile reads.
+                    let row_bytes = sizes[rank - 1] * element_bytes(t) as i64;
+                    let staged = row_bytes >= 32
+                        && 2.0 * reads_per_tile >= elements
+                        && loads.iter().any(|l| uncoalesced(*l, x));
+                    let reused = reused && reads_per_tile >= min_reuse * elements;
+                    if !reused && !staged && !seed {
+                        break 'decide Err("no reuse and no uncoalesced access");
+                    }
+                    let bytes = sizes.iter().product::<i64>() * element_bytes(t) as i64;
+                    if bytes > budget {
+                        break 'decide Err("its box does not fit in the shared memory left");
+                    }
+                    let offset = isl(hull.get_offset())?;
+                    let mlir_ctx = mlirOperationGetContext(anchor);
+                    let offsets: Option<Vec<MlirAffineExpr>> = (0..rank)
+                        .map(|k| {
+                            let a = isl(offset.get_at(k as i32)).ok()?;
+                            affine_of(mlir_ctx, &a, d, &s.params)
+                        })
+                        .collect();
+                    let Some(offsets) = offsets else {
+                        break 'decide Err(
+                            "its box's offset is not affine in the loops and parameters",
+                        );
+                    };
+                    budget -= bytes;
+                    Ok(Promotion {
+                        array: *value,
+                        sizes,
+                        offsets,
+                        loads,
+                        why: match (seed, reused) {
+                            (true, _) => "named by the share pragma",
+                            (false, true) => "read by several threads of the block",
+                            (false, false) => "read uncoalesced by thread x, copied by rows",
+                        },
+                    })
+                };
+                match decided {
+                    Ok(p) => promoted.push(p),
+                    Err(why) if seed && why != UNUSED => {
+                        let text = format!(
+                            "share pragma: '{}' not promoted to shared memory: {why}",
+                            c_name(*value).unwrap_or_default()
+                        );
+                        tessel_dialects::tesselEmitRemark(
+                            mlirOperationGetLocation(scop),
+                            string_ref(&text),
+                        );
+                    }
+                    Err(_) => {}
+                }
             }
         }
         for n in named.iter().filter(|n| !seen.contains(n)) {
@@ -418,6 +500,137 @@ unsafe fn promote_band(
         }
         rewrite(anchor, tiles, &outer, &s.params, promoted)
     }
+}
+
+/// The loads of one array that share a box under the anchor (a reference group, paper
+/// 001 sec. 7.2): their reads (statement instances under the anchor to elements), and
+/// how many of them one anchor iteration makes, where known per reference.
+struct Group {
+    loads: Vec<MlirOperation>,
+    acc: UnionMap,
+    per_tile: Option<f64>,
+}
+
+/// The elements of the box around `footprint` (anchor iterations to elements), `None`
+/// where it has no constant size.
+fn box_elements(footprint: &UnionMap) -> Result<Option<f64>, String> {
+    if isl(footprint.is_empty())? {
+        return Ok(Some(0.0));
+    }
+    let hull =
+        isl(isl(Map::from_union_map(isl(footprint.copy())?))?.get_range_simple_fixed_box_hull())?;
+    if !isl(hull.is_valid())? {
+        return Ok(None);
+    }
+    let size = isl(hull.get_size())?;
+    let n = isl(size.size())?;
+    (0..n)
+        .map(|k| isl(size.get_at(k)).and_then(|v| isl(v.get_num_si())))
+        .try_fold(1.0, |acc, v| v.map(|v| acc * v as f64))
+        .map(Some)
+}
+
+/// Splits `whole`, the reads of one array under the anchor, into reference groups
+/// (paper 001 sec. 7.2): each load starts a group of its own, and two groups merge
+/// where the box of their footprints together (per anchor iteration, `r`) has no more
+/// elements than their two boxes: a stencil's neighbours share one 34x34 box rather
+/// than five of 32x32. Reads that overlap need not share a copy, so syrk's `A[i][k]`
+/// and `A[j][k]` (rows of two tiles) keep a box each, each of constant size where
+/// their union has none. Where a load's subscripts are not affine in its statement's
+/// counters, the array stays one group.
+unsafe fn reference_groups(
+    ctx: &isl_rs::Context,
+    s: &Scop,
+    (inside, instances): (&[usize], &[f64]),
+    (dom_in, r): (&UnionSet, &UnionMap),
+    whole: &Group,
+) -> Result<Vec<Group>, String> {
+    struct Part {
+        loads: Vec<MlirOperation>,
+        acc: UnionMap,
+        footprint: UnionMap,
+        elements: Option<f64>,
+        reads: f64,
+    }
+    let one = || -> Result<Vec<Group>, String> {
+        Ok(vec![Group {
+            loads: whole.loads.clone(),
+            acc: isl(whole.acc.copy())?,
+            per_tile: None,
+        }])
+    };
+    let fits = |a: &Part, b: &Part| -> Result<Option<(UnionMap, Option<f64>)>, String> {
+        let union = isl(isl(a.footprint.copy())?.union(isl(b.footprint.copy())?))?;
+        let elements = box_elements(&union)?;
+        let apart = a.elements.unwrap_or(f64::INFINITY) + b.elements.unwrap_or(f64::INFINITY);
+        Ok(elements
+            .is_some_and(|e| e <= apart)
+            .then_some((union, elements)))
+    };
+    let merge = |a: &mut Part,
+                 b: Part,
+                 (footprint, elements): (UnionMap, Option<f64>)|
+     -> Result<(), String> {
+        a.loads.extend(b.loads);
+        a.acc = isl(isl(a.acc.copy())?.union(b.acc))?;
+        a.footprint = footprint;
+        a.elements = elements;
+        a.reads += b.reads;
+        Ok(())
+    };
+    let mut parts: Vec<Part> = Vec::new();
+    for &load in &whole.loads {
+        let stmt = inside
+            .iter()
+            .position(|k| s.stmts[*k].ops.iter().any(|o| unsafe { within(load, *o) }));
+        let Some(i) = stmt else { return one() };
+        let Some(text) = (unsafe { access_of(s, inside[i], load) }) else {
+            return one();
+        };
+        let acc =
+            isl(isl(UnionMap::read_from_str(ctx, &text))?.intersect_domain(isl(dom_in.copy())?))?;
+        let footprint = isl(isl(acc.copy())?.apply_domain(isl(r.copy())?))?;
+        let elements = box_elements(&footprint)?;
+        let part = Part {
+            loads: vec![load],
+            acc,
+            footprint,
+            elements,
+            reads: instances[i],
+        };
+        let mut fit = None;
+        for (k, g) in parts.iter().enumerate() {
+            if let Some(u) = fits(g, &part)? {
+                fit = Some((k, u));
+                break;
+            }
+        }
+        match fit {
+            Some((k, u)) => merge(&mut parts[k], part, u)?,
+            None => parts.push(part),
+        }
+    }
+    // A merged group may fit with another one now.
+    'again: loop {
+        for a in 0..parts.len() {
+            for b in a + 1..parts.len() {
+                if let Some(u) = fits(&parts[a], &parts[b])? {
+                    let pb = parts.remove(b);
+                    merge(&mut parts[a], pb, u)?;
+                    continue 'again;
+                }
+            }
+        }
+        break;
+    }
+    Ok(parts
+        .into_iter()
+        .map(|p| Group {
+            loads: p.loads,
+            acc: p.acc,
+            per_tile: Some(p.reads),
+        })
+        .collect())
 }
 
 /// Records [`TOUCHED`] on `scop` (modelled as `s`) for its arrays of static shape, once.
