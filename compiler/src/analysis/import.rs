@@ -6,7 +6,9 @@
 //! operations of one block that are not `affine.for` or `affine.if`, and that access
 //! memory: the unit a schedule may move, executed whole by each of its instances (a run
 //! with no memory access only computes values, which a rebuild recomputes where they
-//! are used). Its iteration domain comes from the `affine.for` loops around it (bounds:
+//! are used). Within [`with_c_statements`] (`tessel-schedule`'s second try), a run also
+//! ends after each store that no later operation of its block depends on through a
+//! value: C's statements, PPCG's unit. Its iteration domain comes from the `affine.for` loops around it (bounds:
 //! the maximum of the lower bound map's results, the minimum of the upper bound map's; a
 //! step as an existential stride) and the `affine.if` conditions on its path (the else
 //! branch takes the negation); its schedule is the original order, 2d+1 (the position of
@@ -145,6 +147,146 @@ pub(crate) unsafe fn within(mut op: MlirOperation, ancestor: MlirOperation) -> b
         op = unsafe { mlirOperationGetParentOperation(op) };
     }
     false
+}
+
+thread_local! {
+    /// Whether the imports of this thread end a statement at each store that nothing
+    /// after it depends on through a value ([`with_c_statements`]).
+    static C_STATEMENTS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with the imports in it taking C's statements as the statements: a run of
+/// operations between loops ends after each store whose run no later operation of the
+/// block uses a value of. Outside, a statement is the whole run (a loop body's
+/// operations between two loops).
+pub fn with_c_statements<T>(f: impl FnOnce() -> T) -> T {
+    let before = C_STATEMENTS.with(|c| c.replace(true));
+    let out = f();
+    C_STATEMENTS.with(|c| c.set(before));
+    out
+}
+
+/// Whether [`with_c_statements`] would split a run of operations of `op` (a scop) into
+/// statements that write along different loops: two of the run's stores whose
+/// subscripts use different loop counters (bicg's `s[j]` and `q[i]`; a local scalar uses
+/// none). Stores along the same loops (a pixel's outputs `bin[i][j]`, `inv[i][j]`) give
+/// the scheduler nothing the whole run does not.
+pub unsafe fn has_c_statements(op: MlirOperation) -> bool {
+    /// The loop counters `v` is computed from (affine arithmetic of them).
+    unsafe fn counters(v: MlirValue, out: &mut Vec<usize>) {
+        unsafe {
+            if mlirValueIsABlockArgument(v) {
+                let owner = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
+                if !owner.ptr.is_null() && name(owner) == "affine.for" {
+                    out.push(v.ptr as usize);
+                }
+                return;
+            }
+            let def = mlirOpResultGetOwner(v);
+            if matches!(
+                name(def).as_str(),
+                "affine.apply" | "arith.addi" | "arith.muli" | "arith.subi"
+            ) {
+                for o in operands(def) {
+                    counters(o, out);
+                }
+            }
+        }
+    }
+    unsafe fn along(store: MlirOperation) -> Vec<usize> {
+        let mut out = Vec::new();
+        let ops = unsafe { operands(store) };
+        for v in ops.iter().skip(2) {
+            unsafe { counters(*v, &mut out) };
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+    /// Whether the run splits at a store into statements that write along different
+    /// loops. A local scalar the rest of the run reads back is a temporary of the
+    /// statements after it, not a statement of its own.
+    unsafe fn splits(block: MlirBlock, run: &[MlirOperation]) -> bool {
+        let store = |o: MlirOperation| unsafe {
+            matches!(name(o).as_str(), "affine.store" | "memref.store")
+        };
+        let mut split = false;
+        let mut stores: Vec<Vec<usize>> = Vec::new();
+        for (k, &o) in run.iter().enumerate() {
+            if !store(o) {
+                continue;
+            }
+            split |= k + 1 < run.len() && !unsafe { used_after(block, &run[..=k]) };
+            let mem = unsafe { mlirOperationGetOperand(o, 1) };
+            let temporary = unsafe { mlirShapedTypeGetRank(mlirValueGetType(mem)) } == 0
+                && run[k + 1..].iter().any(|l| unsafe {
+                    matches!(name(*l).as_str(), "affine.load" | "memref.load")
+                        && mlirOperationGetOperand(*l, 0).ptr == mem.ptr
+                });
+            if !temporary {
+                stores.push(unsafe { along(o) });
+            }
+        }
+        split && stores.windows(2).any(|w| w[0] != w[1])
+    }
+    unsafe {
+        for r in 0..mlirOperationGetNumRegions(op) {
+            let mut b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+            while !b.ptr.is_null() {
+                let mut run: Vec<MlirOperation> = Vec::new();
+                for o in crate::mlir::block_ops(b) {
+                    let n = name(o);
+                    if !(control(&n) || matches!(n.as_str(), "affine.yield" | "tpoly.yield")) {
+                        run.push(o);
+                        continue;
+                    }
+                    if splits(b, &run) || (control(&n) && has_c_statements(o)) {
+                        return true;
+                    }
+                    run.clear();
+                }
+                if splits(b, &run) {
+                    return true;
+                }
+                b = mlirBlockGetNextInRegion(b);
+            }
+        }
+        false
+    }
+}
+
+/// Whether an operation of `block` other than those of `run` (its own operations, in
+/// order) uses a value that one of `run` (or an operation nested in one) defines.
+unsafe fn used_after(block: MlirBlock, run: &[MlirOperation]) -> bool {
+    unsafe fn defines(op: MlirOperation, block: MlirBlock, run: &[MlirOperation]) -> bool {
+        unsafe {
+            for r in 0..mlirOperationGetNumResults(op) {
+                for (user, _) in crate::mlir::uses(mlirOperationGetResult(op, r)) {
+                    // The user's ancestor in `block`.
+                    let mut u = user;
+                    while !u.ptr.is_null() && mlirOperationGetBlock(u).ptr != block.ptr {
+                        u = mlirOperationGetParentOperation(u);
+                    }
+                    if u.ptr.is_null() || !run.iter().any(|o| o.ptr == u.ptr) {
+                        return true;
+                    }
+                }
+            }
+            for r in 0..mlirOperationGetNumRegions(op) {
+                let mut b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+                while !b.ptr.is_null() {
+                    for inner in crate::mlir::block_ops(b) {
+                        if defines(inner, block, run) {
+                            return true;
+                        }
+                    }
+                    b = mlirBlockGetNextInRegion(b);
+                }
+            }
+            false
+        }
+    }
+    run.iter().any(|o| unsafe { defines(*o, block, run) })
 }
 
 /// Operations that end a statement: loops and affine conditions are the schedule's.
@@ -379,6 +521,16 @@ impl Importer {
                     });
                     self.segs[k].ops.push(op);
                     here.seg = Some((k, at.iters.len()));
+                    // With [`with_c_statements`], a store whose run no later operation
+                    // uses a value of ends the statement: C's statements (PPCG's), so
+                    // that `s[j] += r[i] * A[i][j]` and `q[i] += A[i][j] * p[j]` in one
+                    // loop body may be scheduled apart.
+                    if C_STATEMENTS.with(|c| c.get())
+                        && matches!(n.as_str(), "affine.store" | "memref.store")
+                        && !unsafe { used_after(block, &self.segs[k].ops) }
+                    {
+                        run = None;
+                    }
                 }
             }
             unsafe { self.op(op, &here)? };

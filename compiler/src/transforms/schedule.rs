@@ -45,6 +45,14 @@
 //!    the cost of a kernel more. Inside a loop (time steps) the extra kernels would be
 //!    launched at every iteration, and fusion is kept. A remark says when `min` was
 //!    taken.
+//!    Where a loop body holds several of C's statements (stores that nothing after
+//!    them in the body uses a value of), the scop is also scheduled, on a copy, with
+//!    those as its statements ([`crate::analysis::import::with_c_statements`]), and the
+//!    copy is kept where it has fewer bands that start with a sequential loop outside
+//!    every parallel one, or as many and more parallel loops in each kernel (bicg's
+//!    `s[j] +=` and `q[i] +=` in one body: a wavefront of 219 launches whole, a parallel
+//!    loop each apart); else a statement is the body's whole run, which keeps
+//!    independent stores in one kernel (a remark says when the copy was kept).
 //! 3. Mark each band of the schedule tree and build isl's AST from the tree.
 //! 4. Rebuild the scop's body from the AST ([`crate::rebuild`]).
 //!
@@ -75,7 +83,7 @@
 //! ```
 
 use super::scalars;
-use crate::analysis::import::import_scop;
+use crate::analysis::import::{has_c_statements, import_scop, with_c_statements};
 use crate::analysis::live_ranges::{reordering, same_dataflow, Reordering};
 use crate::mlir::{children, op_name, string_ref};
 use crate::rebuild::{build_ast, rebuild, Band, Marks, Schedule};
@@ -126,22 +134,41 @@ unsafe fn visit(op: MlirOperation, s: &Settings) -> Result<(), String> {
         return Ok(());
     }
     let loc = unsafe { mlirOperationGetLocation(op) };
-    let mut result = unsafe { schedule(op, s) };
-    if result.is_ok() && s.fuse_auto && unsafe { super::tile::imperfect_outer_band(op) } {
-        let min = Settings {
-            fuse_min: true,
-            fuse_auto: false,
-            feautrier: s.feautrier,
+    // C's statements, where they split a loop body, are scheduled on a copy too.
+    let copy = unsafe { has_c_statements(op) }.then(|| unsafe {
+        let c = mlirOperationClone(op);
+        mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(op), op, c);
+        c
+    });
+    let (mut op, mut result) = (op, unsafe { schedule_fused(op, s) });
+    if let Some(c) = copy {
+        let fine = with_c_statements(|| unsafe { schedule_fused(c, s) });
+        // The copy wins where the whole loop bodies cost parallel loops ([`parallelism`]):
+        // bicg's two reductions, along i and along j, in one body make a wavefront of
+        // 219 launches, against a parallel loop each apart.
+        let better = matches!((&result, &fine), (Ok(_), Ok(_))) && {
+            let ((fs, fp), (cs, cp)) = unsafe { (parallelism(c), parallelism(op)) };
+            fs < cs || (fs == cs && fp > cp && fp != usize::MAX)
         };
-        result = unsafe { schedule(op, &min) };
-        if result.is_ok() {
-            let text = "scop scheduled without fusing its strongly connected components: fused, a band's members were not perfectly nested";
+        let better = better || (result.is_err() && fine.is_ok());
+        let (keep, drop) = match better {
+            true => (c, op),
+            false => (op, c),
+        };
+        unsafe { mlirOperationDestroy(drop) };
+        if better {
+            (op, result) = (keep, fine);
+            let text = "scop scheduled with C's statements: with its loop bodies whole, it had fewer parallel loops";
             // SAFETY: a live location.
             unsafe { tessel_dialects::tesselEmitRemark(loc, string_ref(text)) };
         }
     }
+    if let Ok(Some(text)) = &result {
+        // SAFETY: a live location.
+        unsafe { tessel_dialects::tesselEmitRemark(loc, string_ref(text)) };
+    }
     match result {
-        Ok(()) => {
+        Ok(_) => {
             unsafe { report(op) };
             Ok(())
         }
@@ -158,6 +185,64 @@ unsafe fn visit(op: MlirOperation, s: &Settings) -> Result<(), String> {
             Err(String::new())
         }
     }
+}
+
+/// [`schedule`] with `s`, and where `fuse=auto` finds a band fusion nested imperfectly,
+/// again without fusion; the remark to make about it.
+unsafe fn schedule_fused(op: MlirOperation, s: &Settings) -> Result<Option<&'static str>, Failure> {
+    unsafe { schedule(op, s)? };
+    if !(s.fuse_auto && unsafe { super::tile::imperfect_outer_band(op) }) {
+        return Ok(None);
+    }
+    let min = Settings {
+        fuse_min: true,
+        fuse_auto: false,
+        feautrier: s.feautrier,
+    };
+    unsafe { schedule(op, &min)? };
+    Ok(Some("scop scheduled without fusing its strongly connected components: fused, a band's members were not perfectly nested"))
+}
+
+/// The parallelism of the scheduled `op` where kernels are launched: its bands outside
+/// every parallel loop (the host's) that start with a loop run in sequence, and the
+/// fewest parallel loops (coincident members from the first) that one of them starting
+/// with a parallel loop has. Fewer sequential bands are better, then more parallel
+/// loops.
+unsafe fn parallelism(op: MlirOperation) -> (usize, usize) {
+    unsafe fn coincident(op: MlirOperation) -> bool {
+        !unsafe { mlirOperationGetAttributeByName(op, string_ref("tpoly.coincident")) }
+            .ptr
+            .is_null()
+    }
+    unsafe fn walk(op: MlirOperation, out: &mut (usize, usize)) {
+        for c in unsafe { children(op) } {
+            let first = unsafe {
+                op_name(c) == "affine.for" && crate::mlir::int_attr(c, "tpoly.member") == Some(0)
+            };
+            if !first || !unsafe { coincident(c) } {
+                out.0 += usize::from(first);
+                unsafe { walk(c, out) };
+                continue;
+            }
+            // The band's coincident members from the first, down its nest.
+            let band = unsafe { crate::mlir::int_attr(c, "tpoly.band") };
+            let (mut depth, mut l) = (0, Some(c));
+            while let Some(x) = l.filter(|x| unsafe {
+                op_name(*x) == "affine.for"
+                    && crate::mlir::int_attr(*x, "tpoly.band") == band
+                    && coincident(*x)
+            }) {
+                depth += 1;
+                l = unsafe { crate::mlir::block_ops(crate::mlir::body(x)) }
+                    .into_iter()
+                    .find(|o| unsafe { op_name(*o) } == "affine.for");
+            }
+            out.1 = out.1.min(depth);
+        }
+    }
+    let mut out = (0, usize::MAX);
+    unsafe { walk(op, &mut out) };
+    out
 }
 
 /// `-v`: the loops of the rescheduled scop, the coincident (parallel) ones marked.
