@@ -167,10 +167,11 @@ pub fn with_c_statements<T>(f: impl FnOnce() -> T) -> T {
 }
 
 /// Whether [`with_c_statements`] would split a run of operations of `op` (a scop) into
-/// statements that write along different loops: two of the run's stores whose
-/// subscripts use different loop counters (bicg's `s[j]` and `q[i]`; a local scalar uses
-/// none). Stores along the same loops (a pixel's outputs `bin[i][j]`, `inv[i][j]`) give
-/// the scheduler nothing the whole run does not.
+/// statements that write along different loops, one of them an array along fewer loops
+/// than those around it: two of the run's stores whose subscripts use different loop
+/// counters (bicg's `s[j]` and `q[i]`; a local scalar uses none). Stores along the same
+/// loops (a pixel's outputs `bin[i][j]`, `inv[i][j]`) give the scheduler nothing the
+/// whole run does not.
 pub unsafe fn has_c_statements(op: MlirOperation) -> bool {
     /// The loop counters `v` is computed from (affine arithmetic of them).
     unsafe fn counters(v: MlirValue, out: &mut Vec<usize>) {
@@ -227,7 +228,30 @@ pub unsafe fn has_c_statements(op: MlirOperation) -> bool {
                 stores.push(unsafe { along(o) });
             }
         }
-        split && stores.windows(2).any(|w| w[0] != w[1])
+        // Some array is written again along a loop around the run (a reduction: bicg's
+        // `s[j]` along i), else each instance writes an element of its own and the
+        // statements apart have no more parallel loops (deriche's `y1[i][j]` beside
+        // its scalar recurrences).
+        let mut around = Vec::new();
+        let mut p = unsafe { mlirBlockGetParentOperation(block) };
+        while !p.ptr.is_null() && unsafe { name(p) } == "affine.for" {
+            around.push(
+                unsafe {
+                    mlirBlockGetArgument(mlirRegionGetFirstBlock(mlirOperationGetRegion(p, 0)), 0)
+                }
+                .ptr as usize,
+            );
+            p = unsafe { mlirOperationGetParentOperation(p) };
+        }
+        let reduced = run.iter().any(|o| unsafe {
+            store(*o)
+                && mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetOperand(*o, 1))) > 0
+                && {
+                    let a = along(*o);
+                    around.iter().any(|i| !a.contains(i))
+                }
+        });
+        split && reduced && stores.windows(2).any(|w| w[0] != w[1])
     }
     unsafe {
         for r in 0..mlirOperationGetNumRegions(op) {
