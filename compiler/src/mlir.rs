@@ -856,6 +856,19 @@ pub(crate) unsafe fn body(op: MlirOperation) -> MlirBlock {
 ///
 /// # Safety
 /// `op` is a live loop.
+/// The integer constant `v` is (an `arith.constant`), where it is one.
+pub(crate) unsafe fn constant_value(v: MlirValue) -> Option<i64> {
+    unsafe {
+        if !mlirValueIsAOpResult(v) {
+            return None;
+        }
+        let def = mlirOpResultGetOwner(v);
+        (op_name(def) == "arith.constant")
+            .then(|| int_attr(def, "value"))
+            .flatten()
+    }
+}
+
 pub(crate) unsafe fn iv(op: MlirOperation) -> MlirValue {
     unsafe { mlirBlockGetArgument(body(op), 0) }
 }

@@ -197,7 +197,7 @@ fn rocdl_pipeline(opt: &dyn Fn(&str) -> String) -> Result<String, String> {
 
 macro_rules! default_mapping {
     () => {
-        "tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-stage-rows, tessel-promote-registers, tessel-ilp-unroll"
+        "tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-uniform-loops, tessel-stage-rows, tessel-promote-registers, tessel-ilp-unroll"
     };
 }
 /// The optimization pipelines between the frontend and the lowering, by name: `naive`,
@@ -391,6 +391,16 @@ pub const PASSES: &[PassInfo] = &[
         kind: PassKind::Rust {
             anchor: "",
             run: crate::transforms::map_to_gpu::run,
+        },
+    },
+    PassInfo {
+        name: "tessel-uniform-loops",
+        summary: "Give a loop inside a kernel whose bounds depend on thread x (a triangular nest: symv's i from j + 1, j on thread x) the block's least lower and greatest upper bound, with the thread's own bounds as a guard around its body, where an access in it reads along thread x a row the loop's counter chooses: the lanes of a warp then read one row together (coalesced) instead of a diagonal (paper 004 sec. 3; PPCG sec. 6)",
+        options: &[],
+        example: "scf.for %i = %j + 1 to %n { memref.load %A[%i, %j] }  =>  scf.for %i = %j - %tx + 1 to %n { scf.if (%i >= %j + 1 and %i < %n) { memref.load %A[%i, %j] } }",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::uniform_loops::run,
         },
     },
     PassInfo {

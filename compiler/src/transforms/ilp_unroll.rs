@@ -163,19 +163,7 @@ unsafe fn def(v: MlirValue, name: &str) -> Option<Vec<MlirValue>> {
     }
 }
 
-unsafe fn constant(v: MlirValue) -> Option<i64> {
-    unsafe {
-        if !mlirValueIsAOpResult(v) {
-            return None;
-        }
-        let d = mlirOpResultGetOwner(v);
-        if op_name(d) != "arith.constant" {
-            return None;
-        }
-        let a = mlirOperationGetAttributeByName(d, crate::mlir::string_ref("value"));
-        mlirAttributeIsAInteger(a).then(|| mlirIntegerAttrGetValueInt(a))
-    }
-}
+use crate::mlir::constant_value as constant;
 
 unsafe fn shape(l: MlirOperation) -> Option<Shape> {
     unsafe {

@@ -24,3 +24,4 @@ pub mod share;
 pub mod stage_rows;
 pub mod tile;
 pub mod transfers;
+pub mod uniform_loops;

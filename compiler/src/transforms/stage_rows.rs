@@ -224,18 +224,7 @@ unsafe fn nested(op: MlirOperation, out: &mut Vec<MlirOperation>) {
     }
 }
 
-/// Integer constant `v`, where it is one.
-unsafe fn constant(v: MlirValue) -> Option<i64> {
-    unsafe {
-        if !mlirValueIsAOpResult(v) {
-            return None;
-        }
-        let def = mlirOpResultGetOwner(v);
-        (op_name(def) == "arith.constant")
-            .then(|| crate::mlir::int_attr(def, "value"))
-            .flatten()
-    }
-}
+use crate::mlir::constant_value as constant;
 
 /// Whether `v` is defined inside `op` (a result of an operation in it, or an argument
 /// of one of its blocks).

@@ -98,23 +98,23 @@ const STAGES: [(&str, &str); 7] = [
     ("naive", "tessel-optimize{pipeline=naive}"),
     (
         "tiled",
-        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-map-to-gpu{coarsen=1}",
+        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-map-to-gpu{coarsen=1}, tessel-uniform-loops",
     ),
     (
         "+shared",
-        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-map-to-gpu{coarsen=1}, tessel-stage-rows",
+        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-map-to-gpu{coarsen=1}, tessel-uniform-loops, tessel-stage-rows",
     ),
     (
         "+padding",
-        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu{coarsen=1}, tessel-stage-rows",
+        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu{coarsen=1}, tessel-uniform-loops, tessel-stage-rows",
     ),
     (
         "+registers",
-        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu{coarsen=1}, tessel-stage-rows, tessel-promote-registers",
+        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu{coarsen=1}, tessel-uniform-loops, tessel-stage-rows, tessel-promote-registers",
     ),
     (
         "+coarsening",
-        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-stage-rows, tessel-promote-registers",
+        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-uniform-loops, tessel-stage-rows, tessel-promote-registers",
     ),
     ("+ILP", "tessel-optimize{pipeline=default}"),
 ];

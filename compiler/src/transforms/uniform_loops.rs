@@ -1,0 +1,306 @@
+//! `tessel-uniform-loops` (UniformLoops): gives a loop inside a kernel whose bounds
+//! depend on thread x the same bounds in every thread of the block, the iterations
+//! outside a thread's own bounds skipped by a guard, so that the lanes of a warp run
+//! each iteration together and an access along the loop's rows reads one row at a time.
+//!
+//! A triangular loop nest mapped with thread x on its outer loop gives each thread its
+//! own range: symv's `for (i = j + 1; i < n; i++) t[j] += A[i][j] * x[i]` with `j` on
+//! thread x. Each lane of a warp then stands at a row of its own (`i = j + 1 + k` in
+//! iteration `k`), and the warp's loads of `A[i][j]` walk a diagonal: 32 rows, up to 32
+//! sectors where the row is one. With the block's range (`i` from the least of the
+//! lanes' lower bounds to the greatest of their upper bounds) every lane reads row `i`
+//! together, consecutive lanes consecutive elements: coalesced (paper 004 sec. 3, the
+//! coalescing test, applied to the loop's counter rather than a thread's; PPCG sec. 6
+//! likewise scans a band's points from the block's bounds, with the statements' own
+//! conditions as guards). The extra iterations are the block's spread of bounds
+//! (thread x's coefficient times the block's extent), masked lanes.
+//!
+//! A loop is rewritten where
+//! - it is an `scf.for` of step 1 with no results, holding no barrier (a barrier under
+//!   the new guard would diverge);
+//! - its bounds are affine in thread x, in uniform values (the same in the whole block:
+//!   [`super::promote_registers::uniform`]) and constants, not in threads y or z, and at
+//!   least one depends on thread x;
+//! - an access in its body to a memref outside shared memory has a last subscript
+//!   along thread x that the loop's counter leaves alone, and another that depends on
+//!   the counter: the access the lanes' own ranges uncoalesce.
+//!
+//! Each thread runs the same iterations as before in the same order (the guard skips
+//! the others), so no dependence is at stake. Outer loops are rewritten first, so that
+//! an inner loop's bounds on an outer counter become uniform too.
+//!
+//! Precondition: kernels are `gpu.launch` bodies (after `tessel-map-to-gpu`).
+//! Spec: paper 004 sec. 3 (coalescing, warps' lanes on consecutive elements); paper
+//! 001 sec. 6 (a band scanned from the block's bounds); ARCHITECTURE.md "IR at each
+//! step", step 5.
+//!
+//! ```mlir
+//! %j = %bx * 64 + %tx
+//! %lo = arith.addi %j, %c1
+//! scf.for %i = %lo to %n step %c1 { ... memref.load %A[%i, %j] ... }
+//! // =>
+//! %lo0 = %lo - 1 * %tx                     // the least lower bound of the block's threads
+//! scf.for %i = %lo0 to %n step %c1 {
+//!   scf.if (%i >= %lo and %i < %n) { ... memref.load %A[%i, %j] ... }
+//! }
+//! ```
+
+use super::promote_registers::{linear, Linear};
+use crate::mlir::{block_ops, body, children, instantiate, iv, op_name, string_ref, within};
+use crate::registry::Options;
+use mlir_sys::*;
+
+/// The attribute on the loops this pass made uniform.
+const UNIFORM: &str = "tessel.uniform";
+
+pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
+    // SAFETY: the pass manager gives a live operation that this pass alone changes.
+    unsafe {
+        for launch in crate::mlir::outermost_named(op, "gpu.launch") {
+            while let Some((l, bounds)) = next(launch) {
+                rewrite(launch, l, bounds)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A loop's lower and upper bound as [`Linear`] forms over the launch.
+type Bounds = (Linear, Linear);
+
+/// The first loop of `launch`, in pre-order, to make uniform.
+unsafe fn next(launch: MlirOperation) -> Option<(MlirOperation, Bounds)> {
+    unsafe {
+        let mut loops = Vec::new();
+        collect(launch, &mut loops);
+        loops
+            .into_iter()
+            .find_map(|l| candidate(launch, l).map(|b| (l, b)))
+    }
+}
+
+unsafe fn collect(op: MlirOperation, out: &mut Vec<MlirOperation>) {
+    unsafe {
+        for c in children(op) {
+            if op_name(c) == "scf.for" {
+                out.push(c);
+            }
+            collect(c, out);
+        }
+    }
+}
+
+/// Whether `l` is a loop to rewrite, with its bounds' coefficients of thread x.
+unsafe fn candidate(launch: MlirOperation, l: MlirOperation) -> Option<Bounds> {
+    unsafe {
+        if crate::mlir::has_attr(l, UNIFORM) || mlirOperationGetNumResults(l) > 0 {
+            return None;
+        }
+        if crate::mlir::constant_value(mlirOperationGetOperand(l, 2)) != Some(1) {
+            return None;
+        }
+        let lb = linear(mlirOperationGetOperand(l, 0), launch, 0)?;
+        let ub = linear(mlirOperationGetOperand(l, 1), launch, 0)?;
+        if lb.threads[1..] != [0, 0] || ub.threads[1..] != [0, 0] {
+            return None;
+        }
+        if lb.threads[0] == 0 && ub.threads[0] == 0 {
+            return None;
+        }
+        if holds_barrier(l) {
+            return None;
+        }
+        let counter = iv(l);
+        let mut accesses = Vec::new();
+        accesses_in(l, &mut accesses);
+        let along_rows = accesses.iter().any(|a| {
+            let (mem, first) = match op_name(*a).as_str() {
+                "memref.load" => (mlirOperationGetOperand(*a, 0), 1),
+                _ => (mlirOperationGetOperand(*a, 1), 2),
+            };
+            let t = mlirValueGetType(mem);
+            let shared = mlirMemRefTypeGetMemorySpace(t);
+            if !shared.ptr.is_null() || private(mem) {
+                return false;
+            }
+            let n = mlirOperationGetNumOperands(*a);
+            if n <= first + 1 {
+                return false;
+            }
+            let last = mlirOperationGetOperand(*a, n - 1);
+            let x = |v: MlirValue| linear(v, launch, 0).is_some_and(|f| f.threads[0] != 0);
+            let along_x = !depends_on(last, counter, 0) && x(last);
+            let by_counter = |k| depends_on(mlirOperationGetOperand(*a, k), counter, 0);
+            // A row reduction (A[tx][j]): with uniform bounds, tessel-stage-rows can
+            // copy the block's rows by steps of the loop.
+            let rows = depends_on(last, counter, 0)
+                && (first..n - 1).any(|k| {
+                    let v = mlirOperationGetOperand(*a, k);
+                    !depends_on(v, counter, 0) && x(v)
+                });
+            (along_x && (first..n - 1).any(by_counter)) || rows
+        });
+        along_rows.then_some((lb, ub))
+    }
+}
+
+/// Whether `v` is a buffer of the thread's own (a `memref.alloca`).
+unsafe fn private(v: MlirValue) -> bool {
+    unsafe { mlirValueIsAOpResult(v) && op_name(mlirOpResultGetOwner(v)) == "memref.alloca" }
+}
+
+unsafe fn holds_barrier(op: MlirOperation) -> bool {
+    unsafe {
+        children(op).into_iter().any(|c| {
+            let n = op_name(c);
+            n == "gpu.barrier" || n.starts_with("tgpu.") || n == "gpu.launch" || holds_barrier(c)
+        })
+    }
+}
+
+unsafe fn accesses_in(op: MlirOperation, out: &mut Vec<MlirOperation>) {
+    unsafe {
+        for c in children(op) {
+            if matches!(op_name(c).as_str(), "memref.load" | "memref.store") {
+                out.push(c);
+            }
+            accesses_in(c, out);
+        }
+    }
+}
+
+/// Whether `v` is computed from `x` (through arithmetic).
+unsafe fn depends_on(v: MlirValue, x: MlirValue, depth: u32) -> bool {
+    unsafe {
+        if v.ptr == x.ptr {
+            return true;
+        }
+        if depth > 64 || !mlirValueIsAOpResult(v) {
+            return false;
+        }
+        let def = mlirOpResultGetOwner(v);
+        let n = op_name(def);
+        (n.starts_with("arith.") || n.starts_with("index."))
+            && (0..mlirOperationGetNumOperands(def))
+                .any(|k| depends_on(mlirOperationGetOperand(def, k), x, depth + 1))
+    }
+}
+
+/// The text computing `form` without its thread terms, plus `extra` times `%last`
+/// (the block's last thread x), into `%{name}`; the atoms are the arguments `%a{k}` in
+/// the order of `atoms`.
+fn uniform_text(form: &Linear, extra: i64, atoms: &[usize], name: &str) -> String {
+    let mut t = format!("  %{name}_c = arith.constant {} : index\n", form.constant);
+    let mut acc = format!("%{name}_c");
+    for (k, (a, c)) in form.atoms.iter().enumerate() {
+        let i = atoms.iter().position(|x| x == a).unwrap_or(0);
+        t += &format!(
+            "  %{name}_k{k} = arith.constant {c} : index\n  %{name}_m{k} = arith.muli %a{i}, %{name}_k{k} : index\n  %{name}_s{k} = arith.addi {acc}, %{name}_m{k} : index\n"
+        );
+        acc = format!("%{name}_s{k}");
+    }
+    if extra != 0 {
+        t += &format!(
+            "  %{name}_e = arith.constant {extra} : index\n  %{name}_x = arith.muli %last, %{name}_e : index\n  %{name}_t = arith.addi {acc}, %{name}_x : index\n"
+        );
+        acc = format!("%{name}_t");
+    }
+    t + &format!("  %{name} = arith.addi {acc}, %zero : index\n")
+}
+
+/// Gives `l` the block's least lower bound and greatest upper bound, computed from
+/// values the same in every thread (so that passes after this one see them uniform),
+/// and its body a guard on the thread's own bounds.
+unsafe fn rewrite(
+    launch: MlirOperation,
+    l: MlirOperation,
+    (lbf, ubf): Bounds,
+) -> Result<(), String> {
+    unsafe {
+        // The launch's region arguments: block ids, thread ids, grid and block sizes.
+        let bdx = mlirBlockGetArgument(body(launch), 9);
+        let lb = mlirOperationGetOperand(l, 0);
+        let ub = mlirOperationGetOperand(l, 1);
+        // The least lower bound: without thread x's term where its coefficient is
+        // positive (thread 0), else with the last thread's; the greatest upper bound
+        // likewise.
+        let (a, b) = (lbf.threads[0], ubf.threads[0]);
+        let mut atoms: Vec<usize> = lbf.atoms.iter().chain(&ubf.atoms).map(|x| x.0).collect();
+        atoms.sort_unstable();
+        atoms.dedup();
+        let args: Vec<String> = (0..atoms.len())
+            .map(|k| format!(", %a{k}: index"))
+            .collect();
+        let text = format!(
+            "func.func @bounds(%bdx: index{}) -> (index, index) {{\n  %zero = arith.constant 0 : index\n  %one = arith.constant 1 : index\n  %last = arith.subi %bdx, %one : index\n{}{}  return %lo, %hi : index, index\n}}",
+            args.concat(),
+            uniform_text(&lbf, a.min(0), &atoms, "lo"),
+            uniform_text(&ubf, b.max(0), &atoms, "hi"),
+        );
+        let values: Vec<MlirValue> = std::iter::once(bdx)
+            .chain(atoms.iter().map(|p| MlirValue {
+                ptr: *p as *const _,
+            }))
+            .collect();
+        // Before the conditions around the loop that do not compute the atoms (the
+        // thread's guard), so that tessel-stage-rows may split the guard around it.
+        let mut at = l;
+        loop {
+            let p = mlirOperationGetParentOperation(at);
+            let defines = |v: &MlirValue| {
+                let owner = match mlirValueIsAOpResult(*v) {
+                    true => mlirOpResultGetOwner(*v),
+                    false => mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(*v)),
+                };
+                within(owner, p)
+            };
+            if p.ptr.is_null() || op_name(p) != "scf.if" || values.iter().any(defines) {
+                break;
+            }
+            at = p;
+        }
+        let (new, made) = instantiate(at, &text, &values)?;
+        let loc = mlirOperationGetLocation(l);
+        for o in made {
+            mlirOperationSetLocation(o, loc);
+        }
+        mlirOperationSetOperand(l, 0, new[0]);
+        mlirOperationSetOperand(l, 1, new[1]);
+        // The guard: the thread's own bounds, around the body.
+        let inner = body(l);
+        let ops = block_ops(inner);
+        let Some((_, rest)) = ops.split_last() else {
+            return Err("an scf.for without a terminator".into());
+        };
+        let Some(&first) = rest.first() else {
+            return Ok(());
+        };
+        let guard = "func.func @guard(%i: index, %lb: index, %ub: index) {
+  %ge = arith.cmpi sge, %i, %lb : index
+  %lt = arith.cmpi slt, %i, %ub : index
+  %ok = arith.andi %ge, %lt : i1
+  scf.if %ok {
+  }
+  return
+}";
+        let (_, made) = instantiate(first, guard, &[iv(l), lb, ub])?;
+        let mut when = None;
+        for o in made {
+            mlirOperationSetLocation(o, loc);
+            if op_name(o) == "scf.if" {
+                when = Some(o);
+            }
+        }
+        let when = when.ok_or("the guard's scf.if was not built")?;
+        let then_yield = mlirBlockGetTerminator(body(when));
+        for o in rest {
+            mlirOperationMoveBefore(*o, then_yield);
+        }
+        mlirOperationSetAttributeByName(
+            l,
+            string_ref(UNIFORM),
+            mlirUnitAttrGet(mlirOperationGetContext(l)),
+        );
+        Ok(())
+    }
+}
