@@ -368,18 +368,7 @@ impl Importer {
             if !mlirValueIsAOpResult(v) {
                 return None;
             }
-            match name(def).as_str() {
-                "arith.constant" => {
-                    let a = attr(def, "value");
-                    mlirAttributeIsAInteger(a).then(|| mlirIntegerAttrGetValueInt(a).to_string())
-                }
-                "affine.apply" => {
-                    let map = mlirAffineMapAttrGetValue(attr(def, "map"));
-                    let ops = operands(def);
-                    self.map(map, &ops, at)?.pop()
-                }
-                _ => None,
-            }
+            defined_value(def, &mut |o| self.value(o, at))
         }
     }
 
@@ -851,6 +840,34 @@ fn sorted(t: String) -> String {
     format!("{}{{ {} }}", &t[..open], parts.join("; "))
 }
 
+/// The value `def` defines as isl text, where it is an integer `arith.constant` or an
+/// `affine.apply` of operands `value` names.
+unsafe fn defined_value(
+    def: MlirOperation,
+    value: &mut dyn FnMut(MlirValue) -> Option<String>,
+) -> Option<String> {
+    unsafe {
+        match name(def).as_str() {
+            "arith.constant" => {
+                let a = attr(def, "value");
+                mlirAttributeIsAInteger(a).then(|| mlirIntegerAttrGetValueInt(a).to_string())
+            }
+            "affine.apply" => {
+                let map = mlirAffineMapAttrGetValue(attr(def, "map"));
+                let inputs: Option<Vec<String>> = operands(def).iter().map(|o| value(*o)).collect();
+                let inputs = inputs?;
+                let dims = mlirAffineMapGetNumDims(map) as usize;
+                expr(
+                    mlirAffineMapGetResult(map, 0),
+                    &inputs[..dims],
+                    &inputs[dims..],
+                )
+            }
+            _ => None,
+        }
+    }
+}
+
 /// An affine expression with its dimensions and symbols named.
 fn expr(e: MlirAffineExpr, dims: &[String], syms: &[String]) -> Option<String> {
     unsafe {
@@ -980,26 +997,7 @@ pub unsafe fn access_of(s: &Scop, k: usize, op: MlirOperation) -> Option<String>
             if !mlirValueIsAOpResult(v) {
                 return None;
             }
-            let def = mlirOpResultGetOwner(v);
-            match name(def).as_str() {
-                "arith.constant" => {
-                    let a = attr(def, "value");
-                    mlirAttributeIsAInteger(a).then(|| mlirIntegerAttrGetValueInt(a).to_string())
-                }
-                "affine.apply" => {
-                    let map = mlirAffineMapAttrGetValue(attr(def, "map"));
-                    let inputs: Option<Vec<String>> =
-                        operands(def).iter().map(|o| value(s, k, *o)).collect();
-                    let inputs = inputs?;
-                    let dims = mlirAffineMapGetNumDims(map) as usize;
-                    expr(
-                        mlirAffineMapGetResult(map, 0),
-                        &inputs[..dims],
-                        &inputs[dims..],
-                    )
-                }
-                _ => None,
-            }
+            defined_value(mlirOpResultGetOwner(v), &mut |o| value(s, k, o))
         }
     }
     unsafe {
