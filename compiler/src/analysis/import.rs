@@ -235,12 +235,7 @@ pub unsafe fn has_c_statements(op: MlirOperation) -> bool {
         let mut around = Vec::new();
         let mut p = unsafe { mlirBlockGetParentOperation(block) };
         while !p.ptr.is_null() && unsafe { name(p) } == "affine.for" {
-            around.push(
-                unsafe {
-                    mlirBlockGetArgument(mlirRegionGetFirstBlock(mlirOperationGetRegion(p, 0)), 0)
-                }
-                .ptr as usize,
-            );
+            around.push(unsafe { crate::mlir::iv(p) }.ptr as usize);
             p = unsafe { mlirOperationGetParentOperation(p) };
         }
         let reduced = run.iter().any(|o| unsafe {
@@ -254,25 +249,21 @@ pub unsafe fn has_c_statements(op: MlirOperation) -> bool {
         split && reduced && stores.windows(2).any(|w| w[0] != w[1])
     }
     unsafe {
-        for r in 0..mlirOperationGetNumRegions(op) {
-            let mut b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
-            while !b.ptr.is_null() {
-                let mut run: Vec<MlirOperation> = Vec::new();
-                for o in crate::mlir::block_ops(b) {
-                    let n = name(o);
-                    if !(control(&n) || matches!(n.as_str(), "affine.yield" | "tpoly.yield")) {
-                        run.push(o);
-                        continue;
-                    }
-                    if splits(b, &run) || (control(&n) && has_c_statements(o)) {
-                        return true;
-                    }
-                    run.clear();
+        for b in crate::mlir::blocks(op) {
+            let mut run: Vec<MlirOperation> = Vec::new();
+            for o in crate::mlir::block_ops(b) {
+                let n = name(o);
+                if !(control(&n) || matches!(n.as_str(), "affine.yield" | "tpoly.yield")) {
+                    run.push(o);
+                    continue;
                 }
-                if splits(b, &run) {
+                if splits(b, &run) || (control(&n) && has_c_statements(o)) {
                     return true;
                 }
-                b = mlirBlockGetNextInRegion(b);
+                run.clear();
+            }
+            if splits(b, &run) {
+                return true;
             }
         }
         false
@@ -286,28 +277,17 @@ unsafe fn used_after(block: MlirBlock, run: &[MlirOperation]) -> bool {
         unsafe {
             for r in 0..mlirOperationGetNumResults(op) {
                 for (user, _) in crate::mlir::uses(mlirOperationGetResult(op, r)) {
-                    // The user's ancestor in `block`.
-                    let mut u = user;
-                    while !u.ptr.is_null() && mlirOperationGetBlock(u).ptr != block.ptr {
-                        u = mlirOperationGetParentOperation(u);
-                    }
-                    if u.ptr.is_null() || !run.iter().any(|o| o.ptr == u.ptr) {
+                    let inside = crate::mlir::ancestor_in(user, block)
+                        .is_some_and(|u| run.iter().any(|o| o.ptr == u.ptr));
+                    if !inside {
                         return true;
                     }
                 }
             }
-            for r in 0..mlirOperationGetNumRegions(op) {
-                let mut b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
-                while !b.ptr.is_null() {
-                    for inner in crate::mlir::block_ops(b) {
-                        if defines(inner, block, run) {
-                            return true;
-                        }
-                    }
-                    b = mlirBlockGetNextInRegion(b);
-                }
-            }
-            false
+            crate::mlir::blocks(op)
+                .into_iter()
+                .flat_map(|b| crate::mlir::block_ops(b))
+                .any(|inner| defines(inner, block, run))
         }
     }
     run.iter().any(|o| unsafe { defines(*o, block, run) })
