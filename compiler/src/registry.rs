@@ -395,7 +395,7 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "tessel-uniform-loops",
-        summary: "Give a loop inside a kernel whose bounds depend on thread x (a triangular nest: symv's i from j + 1, j on thread x) the block's least lower and greatest upper bound, with the thread's own bounds as a guard around its body, where an access in it reads along thread x a row the loop's counter chooses: the lanes of a warp then read one row together (coalesced) instead of a diagonal (paper 004 sec. 3; PPCG sec. 6)",
+        summary: "Give a loop inside a kernel whose bounds depend on thread x (a triangular nest: symv's i from j + 1, j on thread x) the block's least lower and greatest upper bound, with the thread's own bounds as a guard around its body, where an access in it reads along thread x a row the loop's counter chooses: the lanes of a warp then read one row together (coalesced) instead of a diagonal ; and a coarsened loop of thread y or z (`for %i = %u + %ty to %hi step` the block's extent, syrk's rows) whose body is index arithmetic and the thread's guard around a row reduction runs from %u, the thread's row %ty further on, with %i < %hi added to the guard, so that tessel-stage-rows can stage the reduction (paper 004 sec. 3; PPCG sec. 6)",
         options: &[],
         example: "scf.for %i = %j + 1 to %n { memref.load %A[%i, %j] }  =>  scf.for %i = %j - %tx + 1 to %n { scf.if (%i >= %j + 1 and %i < %n) { memref.load %A[%i, %j] } }",
         kind: PassKind::Rust {
@@ -407,7 +407,7 @@ pub const PASSES: &[PassInfo] = &[
         name: "tessel-stage-rows",
         summary: "Stage through shared memory the rows the threads of a kernel each read along a loop (A[u + tx][c + j], a warp reading 32 rows): the loop runs in steps of `width` iterations that every thread of the block takes, each copying the box of the block's rows and the step's columns with consecutive threads on consecutive elements (coalesced), rows padded by one element, the guard of the loop split around it, where nothing in the kernel writes the array and the loop stores nothing along its rows to global memory (with stores=true, those rows are staged too) (paper 004 sec. 3, Fig. 4's row reduction)",
         options: &[
-            PassOption { name: "width", default: "8", help: "iterations of the loop per step, the columns of a box (1 to 64)" },
+            PassOption { name: "width", default: "auto", help: "iterations of the loop per step, the columns of a box (1 to 64); auto: the widest of 32, 16 and 8 whose boxes each thread of the smallest block copies with at most 8 elements (prefetched by tessel-lower-shared)" },
             PassOption { name: "stores", default: "false", help: "also stage a loop that stores its rows (paper 004's coalesced stores): the box of each array it writes is copied in, accessed in shared memory and copied back after each step, where every access to the array in the kernel is at the thread's own row and each block has rows of its own; off by default: sim finds it slower on deriche's recurrences and on small softmax rows" },
         ],
         example: "scf.if %valid { S0; scf.for %j ... { memref.load %A[%u + %tx, %j] }; S1 }  =>  scf.if %valid { S0 }; scf.for %jt ... step 8 { tgpu.tile_copy %A to %s ...; gpu.barrier; scf.if %valid { scf.for %j = %jt to min(%jt + 8, ...) { memref.load %s[%tx, %j - %jt] } }; gpu.barrier }; scf.if %valid { S1 }",

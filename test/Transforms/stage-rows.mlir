@@ -10,7 +10,7 @@
 // RUN: tessel-run %ts.mlir --device=sim | FileCheck %s --check-prefix=OUT
 // RUN: not tessel-opt %s --tessel-stage-rows=width=0 2>&1 | FileCheck %s --check-prefix=BADOPT
 // RUN: not tessel-opt %s --tessel-stage-rows=stores=yes 2>&1 | FileCheck %s --check-prefix=BADOPT2
-// BADOPT: error: 'tessel-stage-rows' option width=0: expected an integer from 1 to 64
+// BADOPT: error: 'tessel-stage-rows' option width=0: expected auto or an integer from 1 to 64
 // BADOPT2: error: 'tessel-stage-rows' option stores=yes: expected true or false
 
 // Paper 004 Fig. 2 and 4: a thread per row of A (rows bx * 64 + tx, the last block

@@ -138,14 +138,9 @@ pub(super) unsafe fn block_sizes(launch: MlirOperation) -> [Option<i64>; 3] {
 /// dependences (0: the grid's size, 3: the block's), where they are constants.
 pub(super) unsafe fn launch_sizes(launch: MlirOperation, first: isize) -> [Option<i64>; 3] {
     unsafe {
-        let seg = mlirOperationGetAttributeByName(launch, string_ref("operandSegmentSizes"));
-        let asyncs = match seg.ptr.is_null() {
-            true => 0,
-            false => mlirDenseI32ArrayGetElement(seg, 0) as isize,
-        };
         let mut out = [None; 3];
         for (d, o) in out.iter_mut().enumerate() {
-            let v = mlirOperationGetOperand(launch, asyncs + first + d as isize);
+            let v = launch_operand(launch, first + d as isize);
             if mlirValueIsAOpResult(v) {
                 let def = mlirOpResultGetOwner(v);
                 if op_name(def) == "arith.constant" {
@@ -154,6 +149,19 @@ pub(super) unsafe fn launch_sizes(launch: MlirOperation, first: isize) -> [Optio
             }
         }
         out
+    }
+}
+
+/// Operand `k` of `launch` after its async dependences (0 to 2: the grid's size, 3 to
+/// 5: the block's).
+pub(super) unsafe fn launch_operand(launch: MlirOperation, k: isize) -> MlirValue {
+    unsafe {
+        let seg = mlirOperationGetAttributeByName(launch, string_ref("operandSegmentSizes"));
+        let asyncs = match seg.ptr.is_null() {
+            true => 0,
+            false => mlirDenseI32ArrayGetElement(seg, 0) as isize,
+        };
+        mlirOperationGetOperand(launch, asyncs + k)
     }
 }
 

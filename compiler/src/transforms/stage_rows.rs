@@ -6,7 +6,7 @@
 //! `j` (`A[u + tx][c ± j]`, the row a thread's own, as `tessel-map-to-gpu` makes of
 //! gesummv's, softmax's or deriche's rows), the 32 threads of a warp read one element of
 //! 32 rows: 32 sectors for one request. Fig. 4's rewrite, done on the kernel: the loop
-//! runs in steps of `width` iterations (default 8), which every thread of the block
+//! runs in steps of `width` iterations (8 to 32: [`AUTO_WIDTHS`]), which every thread of the block
 //! takes together; each step, the block copies the box of its rows and the step's
 //! columns (`tx` rows of `width` elements, plus the spread of the loads' constant
 //! offsets) into shared memory with consecutive threads on consecutive elements of a
@@ -107,13 +107,14 @@ const BUDGET: i64 = 48 * 1024;
 
 pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
     let text = options.get("width");
-    let width = match text.trim().parse::<i64>() {
-        Ok(w) if (1..=64).contains(&w) => w,
-        _ => {
-            return Err(format!(
-                "'tessel-stage-rows' option width={text}: expected an integer from 1 to 64"
-            ))
-        }
+    let width = match text.trim() {
+        "auto" => None,
+        t => match t.parse::<i64>() {
+            Ok(w) if (1..=64).contains(&w) => Some(w),
+            _ => return Err(format!(
+                "'tessel-stage-rows' option width={text}: expected auto or an integer from 1 to 64"
+            )),
+        },
     };
     let stores = match options.get("stores").as_str() {
         "true" => true,
@@ -128,7 +129,7 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
     unsafe {
         for launch in crate::mlir::outermost_named(op, "gpu.launch") {
             while let Some(plan) = next_plan(launch, width, stores) {
-                rewrite(&plan, launch, width)?;
+                rewrite(&plan, launch)?;
             }
         }
     }
@@ -142,7 +143,18 @@ struct Plan {
     /// The guard around it that depends on the thread (split by the rewrite).
     guard: Option<MlirOperation>,
     arrays: Vec<Staged>,
+    /// Iterations per step.
+    width: i64,
 }
+
+/// The widths `width=auto` tries, widest first: the widest whose boxes a thread of the
+/// smallest block copies with at most [`super::lower_shared::MAX_EVEN_UNROLL`] elements
+/// each (so that `tessel-lower-shared` prefetches them, [`super::copy_prefetch`]) and
+/// that stages as many arrays as the narrowest. Wider steps pay fewer barriers and copy
+/// longer row segments (32 f64 or f32 a row: whole 128-byte lines where aligned): syrk's
+/// `A[j][k]` at N=1000, M=800 runs 460 us by steps of 8 and 344 us by 32 (sim, h100);
+/// gesummv's 64-thread blocks, whose 64x16 boxes would not be prefetched, keep 8.
+const AUTO_WIDTHS: [i64; 3] = [32, 16, 8];
 
 /// One array's box.
 struct Staged {
@@ -172,16 +184,39 @@ impl Staged {
 }
 
 /// The first loop of `launch` that can be staged, with its boxes.
-unsafe fn next_plan(launch: MlirOperation, width: i64, stores: bool) -> Option<Plan> {
+unsafe fn next_plan(launch: MlirOperation, width: Option<i64>, stores: bool) -> Option<Plan> {
     unsafe {
         // Fewer threads along x than half a warp gain little from copying by rows.
         let x = block_sizes(launch)[0].filter(|x| *x >= 16)?;
         let mut loops = Vec::new();
         collect_loops(launch, &mut loops);
         let budget = BUDGET - shared_bytes(launch);
-        loops
-            .into_iter()
-            .find_map(|l| plan(l, launch, x, width, stores, budget))
+        // The threads of the smallest block the launch may have.
+        let least: i64 = match super::bound_blocks::block_range(launch) {
+            Some(r) => r.iter().map(|(least, _)| least.max(&1)).product(),
+            None => x,
+        };
+        loops.into_iter().find_map(|l| {
+            let narrow = plan(l, launch, x, width.unwrap_or(8), stores, budget)?;
+            if width.is_some() {
+                return Some(narrow);
+            }
+            let prefetched = |p: &Plan| {
+                p.arrays.len() == narrow.arrays.len()
+                    && p.arrays.iter().all(|a| {
+                        a.tile.iter().product::<i64>()
+                            <= super::lower_shared::MAX_EVEN_UNROLL * least
+                    })
+            };
+            AUTO_WIDTHS
+                .iter()
+                .filter_map(|w| match *w == 8 {
+                    true => None,
+                    false => plan(l, launch, x, *w, stores, budget),
+                })
+                .find(prefetched)
+                .or(Some(narrow))
+        })
     }
 }
 
@@ -393,6 +428,7 @@ unsafe fn plan(
             l,
             guard,
             arrays: kept,
+            width,
         })
     }
 }
@@ -672,7 +708,8 @@ fn form_text(f: &Linear, name: &str, atoms: &[usize]) -> String {
 }
 
 /// Stages `plan`'s boxes: the stepped loop, the copies, the split guard, the loads.
-unsafe fn rewrite(plan: &Plan, launch: MlirOperation, width: i64) -> Result<(), String> {
+unsafe fn rewrite(plan: &Plan, launch: MlirOperation) -> Result<(), String> {
+    let width = plan.width;
     unsafe {
         let l = plan.l;
         let loc = mlirOperationGetLocation(l);

@@ -25,6 +25,14 @@
 //!   along thread x that the loop's counter leaves alone, and another that depends on
 //!   the counter: the access the lanes' own ranges uncoalesce.
 //!
+//! A coarsened loop (`tessel.coarsened`: thread y or z taking every `b`-th point of its
+//! tile, `for %i = %u + %ty to %hi step %b`, `b` the block's extent) is rewritten where
+//! its body is pure index arithmetic and then the thread's guard (`scf.if`), around a
+//! loop with a row reduction along thread x (syrk's `A[j][k]` along `k`, `j` on thread
+//! x, `i` on thread y): the loop runs from `%u` (the same in the whole block), the
+//! thread's point is `%i0 + %ty`, and `%i < %hi` joins the guard. Then the reduction's
+//! loops are the block's, and tessel-stage-rows can copy its rows by steps.
+//!
 //! Each thread runs the same iterations as before in the same order (the guard skips
 //! the others), so no dependence is at stake. Outer loops are rewritten first, so that
 //! an inner loop's bounds on an outer counter become uniform too.
@@ -45,7 +53,7 @@
 //! }
 //! ```
 
-use super::promote_registers::{linear, Linear};
+use super::promote_registers::{launch_operand, linear, Linear};
 use crate::mlir::{block_ops, body, children, instantiate, iv, op_name, string_ref, within};
 use crate::registry::Options;
 use mlir_sys::*;
@@ -57,25 +65,40 @@ pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
     // SAFETY: the pass manager gives a live operation that this pass alone changes.
     unsafe {
         for launch in crate::mlir::outermost_named(op, "gpu.launch") {
-            while let Some((l, bounds)) = next(launch) {
-                rewrite(launch, l, bounds)?;
+            while let Some((l, kind)) = next(launch) {
+                match kind {
+                    Kind::Range(bounds) => rewrite(launch, l, bounds)?,
+                    Kind::Coarsened(d, lo) => rewrite_coarsened(launch, l, d, &lo)?,
+                }
             }
         }
     }
     Ok(())
 }
 
+/// How a loop is made uniform.
+enum Kind {
+    /// Bounds affine in thread x: the block's least and greatest.
+    Range(Bounds),
+    /// A coarsened loop of thread `d` (1 or 2) from `lo + t_d`: from `lo`, the thread's
+    /// point `lo + t_d` further on.
+    Coarsened(usize, Linear),
+}
+
 /// A loop's lower and upper bound as [`Linear`] forms over the launch.
 type Bounds = (Linear, Linear);
 
 /// The first loop of `launch`, in pre-order, to make uniform.
-unsafe fn next(launch: MlirOperation) -> Option<(MlirOperation, Bounds)> {
+unsafe fn next(launch: MlirOperation) -> Option<(MlirOperation, Kind)> {
     unsafe {
         let mut loops = Vec::new();
         collect(launch, &mut loops);
-        loops
-            .into_iter()
-            .find_map(|l| candidate(launch, l).map(|b| (l, b)))
+        loops.into_iter().find_map(|l| {
+            candidate(launch, l)
+                .map(Kind::Range)
+                .or_else(|| coarsened(launch, l).map(|(d, lo)| Kind::Coarsened(d, lo)))
+                .map(|k| (l, k))
+        })
     }
 }
 
@@ -114,33 +137,116 @@ unsafe fn candidate(launch: MlirOperation, l: MlirOperation) -> Option<Bounds> {
         let mut accesses = Vec::new();
         accesses_in(l, &mut accesses);
         let along_rows = accesses.iter().any(|a| {
-            let (mem, first) = match op_name(*a).as_str() {
-                "memref.load" => (mlirOperationGetOperand(*a, 0), 1),
-                _ => (mlirOperationGetOperand(*a, 1), 2),
-            };
-            let t = mlirValueGetType(mem);
-            let shared = mlirMemRefTypeGetMemorySpace(t);
-            if !shared.ptr.is_null() || private(mem) {
-                return false;
-            }
-            let n = mlirOperationGetNumOperands(*a);
-            if n <= first + 1 {
-                return false;
-            }
-            let last = mlirOperationGetOperand(*a, n - 1);
-            let x = |v: MlirValue| linear(v, launch, 0).is_some_and(|f| f.threads[0] != 0);
-            let along_x = !depends_on(last, counter, 0) && x(last);
-            let by_counter = |k| depends_on(mlirOperationGetOperand(*a, k), counter, 0);
-            // A row reduction (A[tx][j]): with uniform bounds, tessel-stage-rows can
-            // copy the block's rows by steps of the loop.
-            let rows = depends_on(last, counter, 0)
-                && (first..n - 1).any(|k| {
-                    let v = mlirOperationGetOperand(*a, k);
-                    !depends_on(v, counter, 0) && x(v)
-                });
-            (along_x && (first..n - 1).any(by_counter)) || rows
+            let (diagonal, rows) = row_access(*a, launch, counter);
+            diagonal || rows
         });
         along_rows.then_some((lb, ub))
+    }
+}
+
+/// How global access `a` goes along loop counter `counter`: whether its last subscript
+/// is along thread x and another subscript along the counter (with the lanes' own
+/// ranges, a diagonal), and whether it is a row reduction (`A[tx][j]`: with uniform
+/// bounds, tessel-stage-rows can copy the block's rows by steps of the loop).
+unsafe fn row_access(a: MlirOperation, launch: MlirOperation, counter: MlirValue) -> (bool, bool) {
+    unsafe {
+        let (mem, first) = match op_name(a).as_str() {
+            "memref.load" => (mlirOperationGetOperand(a, 0), 1),
+            _ => (mlirOperationGetOperand(a, 1), 2),
+        };
+        let t = mlirValueGetType(mem);
+        let shared = mlirMemRefTypeGetMemorySpace(t);
+        if !shared.ptr.is_null() || private(mem) {
+            return (false, false);
+        }
+        let n = mlirOperationGetNumOperands(a);
+        if n <= first + 1 {
+            return (false, false);
+        }
+        let last = mlirOperationGetOperand(a, n - 1);
+        let x = |v: MlirValue| linear(v, launch, 0).is_some_and(|f| f.threads[0] != 0);
+        let along_x = !depends_on(last, counter, 0) && x(last);
+        let by_counter = |k| depends_on(mlirOperationGetOperand(a, k), counter, 0);
+        let rows = depends_on(last, counter, 0)
+            && (first..n - 1).any(|k| {
+                let v = mlirOperationGetOperand(a, k);
+                !depends_on(v, counter, 0) && x(v)
+            });
+        (along_x && (first..n - 1).any(by_counter), rows)
+    }
+}
+
+/// Whether `l` is a coarsened loop to rewrite (`for %i = %lo + %t to %hi step %b`,
+/// thread `t` of y or z taking every `b`-th point, `b` the block's extent), with the
+/// thread's dimension and `%lo`: one whose body is pure index arithmetic and then the
+/// thread's guard (`scf.if` with no results and no else), around a loop with a row
+/// reduction for tessel-stage-rows (syrk's `A[j][k]` along `k`, `j` on thread x).
+unsafe fn coarsened(launch: MlirOperation, l: MlirOperation) -> Option<(usize, Linear)> {
+    unsafe {
+        if crate::mlir::has_attr(l, UNIFORM)
+            || !crate::mlir::has_attr(l, super::ilp_unroll::COARSENED)
+            || mlirOperationGetNumResults(l) > 0
+            || holds_barrier(l)
+        {
+            return None;
+        }
+        let lb = linear(mlirOperationGetOperand(l, 0), launch, 0)?;
+        let ub = linear(mlirOperationGetOperand(l, 1), launch, 0)?;
+        let d = (1..3).find(|d| lb.threads[*d] == 1)?;
+        if ub.threads != [0; 3] || (0..3).any(|k| k != d && lb.threads[k] != 0) {
+            return None;
+        }
+        // The block's extent, inside the launch or outside.
+        let step = mlirOperationGetOperand(l, 2);
+        let inside = mlirBlockGetArgument(body(launch), 9 + d as isize);
+        if !mlirValueEqual(step, inside)
+            && !mlirValueEqual(step, launch_operand(launch, 3 + d as isize))
+        {
+            return None;
+        }
+        let guard = guard_after_arithmetic(l)?;
+        let mut inner = Vec::new();
+        collect(guard, &mut inner);
+        let rows = inner.iter().any(|c| {
+            let mut accesses = Vec::new();
+            accesses_in(*c, &mut accesses);
+            accesses.iter().any(|a| row_access(*a, launch, iv(*c)).1)
+        });
+        rows.then_some((d, lb))
+    }
+}
+
+/// The `scf.if` (no results, no else) that ends the body of loop `l`, where every
+/// operation before it is pure index or integer arithmetic (computing it for a point
+/// past the thread's last is harmless).
+unsafe fn guard_after_arithmetic(l: MlirOperation) -> Option<MlirOperation> {
+    unsafe {
+        let ops = block_ops(body(l));
+        let [before @ .., guard, _yield] = ops.as_slice() else {
+            return None;
+        };
+        let pure = before.iter().all(|o| {
+            matches!(
+                op_name(*o).as_str(),
+                "arith.constant"
+                    | "arith.addi"
+                    | "arith.subi"
+                    | "arith.muli"
+                    | "arith.minsi"
+                    | "arith.maxsi"
+                    | "arith.cmpi"
+                    | "arith.andi"
+                    | "arith.ori"
+                    | "arith.xori"
+                    | "arith.select"
+                    | "arith.index_cast"
+            )
+        });
+        let no_else = mlirRegionGetFirstBlock(mlirOperationGetRegion(*guard, 1))
+            .ptr
+            .is_null();
+        (pure && op_name(*guard) == "scf.if" && mlirOperationGetNumResults(*guard) == 0 && no_else)
+            .then_some(*guard)
     }
 }
 
@@ -296,6 +402,75 @@ unsafe fn rewrite(
         for o in rest {
             mlirOperationMoveBefore(*o, then_yield);
         }
+        mlirOperationSetAttributeByName(
+            l,
+            string_ref(UNIFORM),
+            mlirUnitAttrGet(mlirOperationGetContext(l)),
+        );
+        Ok(())
+    }
+}
+
+/// Makes coarsened loop `l` of thread `d` run from `lo` (the block's first point, the
+/// same in every thread) by the block's extent, the thread's point `%i0 + t_d`, and
+/// adds `%i < %hi` to its guard ([`guard_after_arithmetic`]).
+unsafe fn rewrite_coarsened(
+    launch: MlirOperation,
+    l: MlirOperation,
+    d: usize,
+    lo: &Linear,
+) -> Result<(), String> {
+    unsafe {
+        let guard = guard_after_arithmetic(l).ok_or("a coarsened loop without its guard")?;
+        let mut atoms: Vec<usize> = lo.atoms.iter().map(|x| x.0).collect();
+        atoms.sort_unstable();
+        atoms.dedup();
+        let args: Vec<String> = (0..atoms.len())
+            .map(|k| format!("%a{k}: index"))
+            .collect();
+        let text = format!(
+            "func.func @bounds({}) -> index {{\n  %zero = arith.constant 0 : index\n{}  return %lo : index\n}}",
+            args.join(", "),
+            uniform_text(lo, 0, &atoms, "lo"),
+        );
+        let values: Vec<MlirValue> = atoms
+            .iter()
+            .map(|p| MlirValue {
+                ptr: *p as *const _,
+            })
+            .collect();
+        let loc = mlirOperationGetLocation(l);
+        let (new, made) = instantiate(l, &text, &values)?;
+        for o in made {
+            mlirOperationSetLocation(o, loc);
+        }
+        mlirOperationSetOperand(l, 0, new[0]);
+        // The thread's point, in place of the counter in the body.
+        let counter = iv(l);
+        let first = block_ops(body(l))[0];
+        let thread = mlirBlockGetArgument(body(launch), 3 + d as isize);
+        let point = "func.func @point(%i0: index, %t: index) -> index {
+  %i = arith.addi %i0, %t : index
+  return %i : index
+}";
+        let (i, made) = instantiate(first, point, &[counter, thread])?;
+        mlirValueReplaceAllUsesOfWith(counter, i[0]);
+        for o in made {
+            mlirOperationSetLocation(o, loc);
+            mlirOperationSetOperand(o, 0, counter);
+        }
+        let within_bound = "func.func @guard(%c: i1, %i: index, %hi: index) -> i1 {
+  %lt = arith.cmpi slt, %i, %hi : index
+  %ok = arith.andi %c, %lt : i1
+  return %ok : i1
+}";
+        let hi = mlirOperationGetOperand(l, 1);
+        let c = mlirOperationGetOperand(guard, 0);
+        let (ok, made) = instantiate(guard, within_bound, &[c, i[0], hi])?;
+        for o in made {
+            mlirOperationSetLocation(o, loc);
+        }
+        mlirOperationSetOperand(guard, 0, ok[0]);
         mlirOperationSetAttributeByName(
             l,
             string_ref(UNIFORM),
