@@ -856,6 +856,30 @@ pub(crate) unsafe fn body(op: MlirOperation) -> MlirBlock {
 ///
 /// # Safety
 /// `op` is a live loop.
+/// Whether `op` is integer or index arithmetic that cannot fail or trap, whatever its
+/// operands (no division): computing it where its result goes unused is harmless, so
+/// passes may move it out of a condition.
+///
+/// # Safety
+/// `op` is a live operation.
+pub(crate) unsafe fn harmless_arith(op: MlirOperation) -> bool {
+    matches!(
+        unsafe { op_name(op) }.as_str(),
+        "arith.constant"
+            | "arith.addi"
+            | "arith.subi"
+            | "arith.muli"
+            | "arith.minsi"
+            | "arith.maxsi"
+            | "arith.cmpi"
+            | "arith.andi"
+            | "arith.ori"
+            | "arith.xori"
+            | "arith.select"
+            | "arith.index_cast"
+    )
+}
+
 /// The integer constant `v` is (an `arith.constant`), where it is one.
 pub(crate) unsafe fn constant_value(v: MlirValue) -> Option<i64> {
     unsafe {

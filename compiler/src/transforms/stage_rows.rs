@@ -111,9 +111,11 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
         "auto" => None,
         t => match t.parse::<i64>() {
             Ok(w) if (1..=64).contains(&w) => Some(w),
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "'tessel-stage-rows' option width={text}: expected auto or an integer from 1 to 64"
-            )),
+            ))
+            }
         },
     };
     let stores = match options.get("stores").as_str() {
@@ -574,8 +576,33 @@ unsafe fn global_store(o: MlirOperation) -> bool {
     }
 }
 
+/// The operations before loop `l` under `guard` that can move before the guard: harmless
+/// arithmetic ([`crate::mlir::harmless_arith`]) on values from outside the guard or of
+/// other such operations (the bounds of a loop `tessel-uniform-loops` shifted).
+unsafe fn hoistable(guard: MlirOperation, l: MlirOperation) -> Vec<MlirOperation> {
+    unsafe {
+        let mut out: Vec<MlirOperation> = Vec::new();
+        for o in block_ops(body(guard)) {
+            if o.ptr == l.ptr {
+                break;
+            }
+            let inputs = (0..mlirOperationGetNumOperands(o)).all(|k| {
+                let v = mlirOperationGetOperand(o, k);
+                !defined_in(v, guard)
+                    || (mlirValueIsAOpResult(v)
+                        && out.iter().any(|h| h.ptr == mlirOpResultGetOwner(v).ptr))
+            });
+            if crate::mlir::harmless_arith(o) && inputs {
+                out.push(o);
+            }
+        }
+        out
+    }
+}
+
 /// Whether splitting `guard` around loop `l` keeps every value with its uses: no value
-/// defined before `l` under the guard is used after it or in it.
+/// defined before `l` under the guard is used after it or in it, except those of the
+/// [`hoistable`] operations, which move before the guard.
 unsafe fn splits(guard: MlirOperation, l: MlirOperation) -> bool {
     unsafe {
         let then = body(guard);
@@ -584,13 +611,15 @@ unsafe fn splits(guard: MlirOperation, l: MlirOperation) -> bool {
             return false;
         };
         let before = &ops[..at];
+        let hoisted = hoistable(guard, l);
         before.iter().all(|o| {
-            (0..mlirOperationGetNumResults(*o)).all(|r| {
-                uses(mlirOperationGetResult(*o, r)).iter().all(|(user, _)| {
-                    crate::mlir::ancestor_in(*user, then)
-                        .is_some_and(|a| before.iter().any(|b| b.ptr == a.ptr))
+            hoisted.iter().any(|h| h.ptr == o.ptr)
+                || (0..mlirOperationGetNumResults(*o)).all(|r| {
+                    uses(mlirOperationGetResult(*o, r)).iter().all(|(user, _)| {
+                        crate::mlir::ancestor_in(*user, then)
+                            .is_some_and(|a| before.iter().any(|b| b.ptr == a.ptr))
+                    })
                 })
-            })
         })
     }
 }
@@ -718,6 +747,10 @@ unsafe fn rewrite(plan: &Plan, launch: MlirOperation) -> Result<(), String> {
         // The operations before the loop under the guard: a guard of their own.
         if let Some(g) = plan.guard {
             let c = mlirOperationGetOperand(g, 0);
+            let hoisted = hoistable(g, l);
+            for o in &hoisted {
+                mlirOperationMoveBefore(*o, g);
+            }
             let before: Vec<MlirOperation> = block_ops(body(g))
                 .into_iter()
                 .take_while(|o| o.ptr != l.ptr)

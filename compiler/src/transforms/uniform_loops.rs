@@ -33,6 +33,12 @@
 //! thread's point is `%i0 + %ty`, and `%i < %hi` joins the guard. Then the reduction's
 //! loops are the block's, and tessel-stage-rows can copy its rows by steps.
 //!
+//! A loop of step 1 whose counter a row reduction along thread x reads shifted by the
+//! thread's row (`A[i][i + j]`, `i = u + tx`: isl may skew pdist's `for (j = i + 1; ...)
+//! mean[i] += D[i][j]` so) is first counted from the shift on: bounds plus `i`, and
+//! `j - i` in place of `j` in its body. Its bounds then depend on thread x, and the
+//! rewrite above makes them the block's: each step reads a column of the block's rows.
+//!
 //! Each thread runs the same iterations as before in the same order (the guard skips
 //! the others), so no dependence is at stake. Outer loops are rewritten first, so that
 //! an inner loop's bounds on an outer counter become uniform too.
@@ -69,6 +75,7 @@ pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
                 match kind {
                     Kind::Range(bounds) => rewrite(launch, l, bounds)?,
                     Kind::Coarsened(d, lo) => rewrite_coarsened(launch, l, d, &lo)?,
+                    Kind::Skewed(shift) => unskew(launch, l, &shift)?,
                 }
             }
         }
@@ -83,6 +90,10 @@ enum Kind {
     /// A coarsened loop of thread `d` (1 or 2) from `lo + t_d`: from `lo`, the thread's
     /// point `lo + t_d` further on.
     Coarsened(usize, Linear),
+    /// A loop whose counter a row reduction reads shifted by the thread's row (`A[i][i
+    /// + j]`, `i` on thread x): counted from the shift on, so that its bounds depend on
+    /// thread x instead, and made uniform next.
+    Skewed(Linear),
 }
 
 /// A loop's lower and upper bound as [`Linear`] forms over the launch.
@@ -94,8 +105,9 @@ unsafe fn next(launch: MlirOperation) -> Option<(MlirOperation, Kind)> {
         let mut loops = Vec::new();
         collect(launch, &mut loops);
         loops.into_iter().find_map(|l| {
-            candidate(launch, l)
-                .map(Kind::Range)
+            skewed(launch, l)
+                .map(Kind::Skewed)
+                .or_else(|| candidate(launch, l).map(Kind::Range))
                 .or_else(|| coarsened(launch, l).map(|(d, lo)| Kind::Coarsened(d, lo)))
                 .map(|k| (l, k))
         })
@@ -176,6 +188,152 @@ unsafe fn row_access(a: MlirOperation, launch: MlirOperation, counter: MlirValue
     }
 }
 
+/// The linear form of `v - counter` where `v` is `counter` plus or minus terms without
+/// it ([`linear`] forms over the launch); `None` otherwise.
+unsafe fn offset(
+    v: MlirValue,
+    counter: MlirValue,
+    launch: MlirOperation,
+    depth: u32,
+) -> Option<Linear> {
+    unsafe {
+        if v.ptr == counter.ptr {
+            return Some(Linear::constant(0));
+        }
+        if depth > 64 || !mlirValueIsAOpResult(v) {
+            return None;
+        }
+        let def = mlirOpResultGetOwner(v);
+        let name = op_name(def);
+        if name != "arith.addi" && name != "arith.subi" {
+            return None;
+        }
+        let (a, b) = (
+            mlirOperationGetOperand(def, 0),
+            mlirOperationGetOperand(def, 1),
+        );
+        let sign = if name == "arith.addi" { 1 } else { -1 };
+        match (depends_on(a, counter, 0), depends_on(b, counter, 0)) {
+            (true, false) => {
+                offset(a, counter, launch, depth + 1)?.add(&linear(b, launch, 0)?, sign)
+            }
+            (false, true) if sign == 1 => {
+                offset(b, counter, launch, depth + 1)?.add(&linear(a, launch, 0)?, 1)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Whether `l` is a loop of step 1 whose counter a row reduction along thread x reads
+/// shifted by the thread's row (`A[i][i + j]`, `i = u + tx` and `j` the counter: a
+/// diagonal of the block's rows, each lane a row and a column of its own, as isl's
+/// schedule may skew pdist's `mean[i] += D[i][j]` for `j > i`), with the shift (`i`):
+/// counted from it, the loop reads `A[i][j]`, the block's rows by columns. Its bounds
+/// and the shift are affine in thread x and uniform values defined outside the loop.
+unsafe fn skewed(launch: MlirOperation, l: MlirOperation) -> Option<Linear> {
+    unsafe {
+        if crate::mlir::has_attr(l, UNIFORM)
+            || mlirOperationGetNumResults(l) > 0
+            || crate::mlir::constant_value(mlirOperationGetOperand(l, 2)) != Some(1)
+            || holds_barrier(l)
+        {
+            return None;
+        }
+        for k in 0..2 {
+            let b = linear(mlirOperationGetOperand(l, k), launch, 0)?;
+            if b.threads[1..] != [0, 0] {
+                return None;
+            }
+        }
+        let counter = iv(l);
+        let mut accesses = Vec::new();
+        accesses_in(l, &mut accesses);
+        accesses.iter().find_map(|a| {
+            let (mem, first) = match op_name(*a).as_str() {
+                "memref.load" => (mlirOperationGetOperand(*a, 0), 1),
+                _ => (mlirOperationGetOperand(*a, 1), 2),
+            };
+            if !mlirMemRefTypeGetMemorySpace(mlirValueGetType(mem))
+                .ptr
+                .is_null()
+                || private(mem)
+            {
+                return None;
+            }
+            let n = mlirOperationGetNumOperands(*a);
+            if n <= first + 1 {
+                return None;
+            }
+            let shift = offset(mlirOperationGetOperand(*a, n - 1), counter, launch, 0)?;
+            let outside = shift.atoms.iter().all(|(v, _)| {
+                let v = MlirValue {
+                    ptr: *v as *const _,
+                };
+                let owner = match mlirValueIsAOpResult(v) {
+                    true => mlirOpResultGetOwner(v),
+                    false => mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v)),
+                };
+                !within(owner, l)
+            });
+            let row = (first..n - 1).any(|k| {
+                let v = mlirOperationGetOperand(*a, k);
+                !depends_on(v, counter, 0)
+                    && linear(v, launch, 0).is_some_and(|f| f.threads == [1, 0, 0])
+            });
+            (shift.threads[0] != 0 && shift.threads[1..] == [0, 0] && outside && row)
+                .then_some(shift)
+        })
+    }
+}
+
+/// Counts loop `l` from `shift` on: its bounds plus `shift`, and the old counter,
+/// `j - shift`, in place of `j` in its body.
+unsafe fn unskew(launch: MlirOperation, l: MlirOperation, shift: &Linear) -> Result<(), String> {
+    unsafe {
+        let mut atoms: Vec<usize> = shift.atoms.iter().map(|x| x.0).collect();
+        atoms.sort_unstable();
+        atoms.dedup();
+        let args: Vec<String> = (0..atoms.len())
+            .map(|k| format!(", %a{k}: index"))
+            .collect();
+        let tx = shift.threads[0];
+        let text = format!(
+            "func.func @shift(%lb: index, %ub: index, %tx: index{}) -> (index, index, index) {{\n  %zero = arith.constant 0 : index\n{}  %txk = arith.constant {tx} : index\n  %txm = arith.muli %tx, %txk : index\n  %g = arith.addi %g0, %txm : index\n  %lo = arith.addi %lb, %g : index\n  %hi = arith.addi %ub, %g : index\n  return %lo, %hi, %g : index, index, index\n}}",
+            args.concat(),
+            uniform_text(shift, 0, &atoms, "g0"),
+        );
+        let mut values = vec![
+            mlirOperationGetOperand(l, 0),
+            mlirOperationGetOperand(l, 1),
+            mlirBlockGetArgument(body(launch), 3),
+        ];
+        values.extend(atoms.iter().map(|p| MlirValue {
+            ptr: *p as *const _,
+        }));
+        let loc = mlirOperationGetLocation(l);
+        let (new, made) = instantiate(l, &text, &values)?;
+        for o in made {
+            mlirOperationSetLocation(o, loc);
+        }
+        mlirOperationSetOperand(l, 0, new[0]);
+        mlirOperationSetOperand(l, 1, new[1]);
+        let counter = iv(l);
+        let first = block_ops(body(l))[0];
+        let back = "func.func @back(%j: index, %g: index) -> index {
+  %old = arith.subi %j, %g : index
+  return %old : index
+}";
+        let (old, made) = instantiate(first, back, &[counter, new[2]])?;
+        mlirValueReplaceAllUsesOfWith(counter, old[0]);
+        for o in made {
+            mlirOperationSetLocation(o, loc);
+            mlirOperationSetOperand(o, 0, counter);
+        }
+        Ok(())
+    }
+}
+
 /// Whether `l` is a coarsened loop to rewrite (`for %i = %lo + %t to %hi step %b`,
 /// thread `t` of y or z taking every `b`-th point, `b` the block's extent), with the
 /// thread's dimension and `%lo`: one whose body is pure index arithmetic and then the
@@ -225,23 +383,7 @@ unsafe fn guard_after_arithmetic(l: MlirOperation) -> Option<MlirOperation> {
         let [before @ .., guard, _yield] = ops.as_slice() else {
             return None;
         };
-        let pure = before.iter().all(|o| {
-            matches!(
-                op_name(*o).as_str(),
-                "arith.constant"
-                    | "arith.addi"
-                    | "arith.subi"
-                    | "arith.muli"
-                    | "arith.minsi"
-                    | "arith.maxsi"
-                    | "arith.cmpi"
-                    | "arith.andi"
-                    | "arith.ori"
-                    | "arith.xori"
-                    | "arith.select"
-                    | "arith.index_cast"
-            )
-        });
+        let pure = before.iter().all(|o| crate::mlir::harmless_arith(*o));
         let no_else = mlirRegionGetFirstBlock(mlirOperationGetRegion(*guard, 1))
             .ptr
             .is_null();
@@ -425,9 +567,7 @@ unsafe fn rewrite_coarsened(
         let mut atoms: Vec<usize> = lo.atoms.iter().map(|x| x.0).collect();
         atoms.sort_unstable();
         atoms.dedup();
-        let args: Vec<String> = (0..atoms.len())
-            .map(|k| format!("%a{k}: index"))
-            .collect();
+        let args: Vec<String> = (0..atoms.len()).map(|k| format!("%a{k}: index")).collect();
         let text = format!(
             "func.func @bounds({}) -> index {{\n  %zero = arith.constant 0 : index\n{}  return %lo : index\n}}",
             args.join(", "),
