@@ -34,11 +34,12 @@
 // CHECK: scf.for %[[JT:.*]] = %{{.*}} to %{{.*}} step %[[W:.*]] {
 // CHECK: %[[END:.*]] = arith.addi %[[JT]], %[[W]] : index
 // CHECK: %[[HI:.*]] = arith.minsi %[[END]], %{{.*}} : index
+// CHECK-NEXT: %[[FIRST:.*]] = arith.maxsi %[[JT]], %{{.*}} : index
 // CHECK: %[[S:.*]] = tgpu.alloc_shared [64, 8] padding [0, 1] : memref<64x9xi32, #gpu.address_space<workgroup>>
 // CHECK: tgpu.tile_copy %[[A:.*]] to %[[S]] offsets [%{{.*}}, %{{.*}}] tile [64, 8] : memref<100x37xi32> to memref<64x9xi32, #gpu.address_space<workgroup>>
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: scf.if %[[VALID]] {
-// CHECK-NEXT: scf.for %[[J:.*]] = %[[JT]] to %[[HI]] step
+// CHECK-NEXT: scf.for %[[J:.*]] = %[[FIRST]] to %[[HI]] step
 // CHECK: %[[D:.*]] = arith.subi %[[J]], %[[JT]] : index
 // CHECK: memref.load %[[S]][%[[TX]], %{{.*}}] : memref<64x9xi32, #gpu.address_space<workgroup>>
 // CHECK-NOT: memref.load %[[A]]

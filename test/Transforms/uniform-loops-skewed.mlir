@@ -29,10 +29,10 @@
 // OUT: 1560
 
 // The diagonals take 895 sectors where their elements would take 237 side by side;
-// the copies of the block's rows by steps of 8 columns, 585 where theirs take 445 (each
-// step's 8 columns start at an odd column, 2 sectors a row of 160-byte rows).
+// the copies of the block's rows by steps of 8 columns, 397 where theirs take 381 (the
+// steps start at a multiple of 8 columns, a sector of each 160-byte row).
 // BEFORE: "kernel": "main_kernel", {{.*}} "global_load_sectors": 895, {{.*}} "global_load_ideal_sectors": 237,
-// AFTER: "kernel": "main_kernel", {{.*}} "global_load_sectors": 585, {{.*}} "global_load_ideal_sectors": 445,
+// AFTER: "kernel": "main_kernel", {{.*}} "global_load_sectors": 397, {{.*}} "global_load_ideal_sectors": 381,
 
 module attributes {gpu.container_module} {
   func.func @main() {

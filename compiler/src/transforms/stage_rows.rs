@@ -16,7 +16,10 @@
 //! compute: the guard (`scf.if`) splits into one around the operations before the loop,
 //! one around the step's iterations, and the one left around those after it. The
 //! buffer's rows are padded by one element, so that the threads of a warp, reading down
-//! a column, fall in different banks (paper 000 Table 1's padding).
+//! a column, fall in different banks (paper 000 Table 1's padding). Where the array's
+//! rows are whole sectors (32 bytes) and the loop walks them forwards, the steps start
+//! at a column where a box row starts a sector (the first step's iterations from the
+//! loop's own lower bound): a row of a step then takes no sector more than its bytes.
 //!
 //! No thread's operations change order: each runs what it ran, in the same order; only
 //! the loads of a staged array read a copy of the elements, taken in the same step. So
@@ -736,6 +739,25 @@ fn form_text(f: &Linear, name: &str, atoms: &[usize]) -> String {
     out + &format!("    %{name} = arith.addi {last}, %zero : index\n")
 }
 
+/// The elements of a sector (32 bytes) of the first box's array, where aligning the
+/// steps to them puts the start of each row of the box at a sector: the loop walks its
+/// rows forwards, the array's rows are whole sectors long, and a sector holds several
+/// elements. Otherwise each row of a box may take one more sector than its bytes need
+/// (pdist's rows from `i + 1`).
+unsafe fn sector_elements(plan: &Plan) -> Option<i64> {
+    unsafe {
+        let a = plan.arrays.first()?;
+        if plan.arrays.iter().any(|a| a.sign != 1) {
+            return None;
+        }
+        let t = mlirValueGetType(a.memref);
+        let rank = mlirShapedTypeGetRank(t);
+        let bytes = element_bytes(t) as i64;
+        let row = mlirShapedTypeGetDimSize(t, (rank - 1) as isize) * bytes;
+        (bytes > 0 && bytes < 32 && 32 % bytes == 0 && row % 32 == 0).then_some(32 / bytes)
+    }
+}
+
 /// Stages `plan`'s boxes: the stepped loop, the copies, the split guard, the loads.
 unsafe fn rewrite(plan: &Plan, launch: MlirOperation) -> Result<(), String> {
     let width = plan.width;
@@ -867,8 +889,21 @@ unsafe fn rewrite(plan: &Plan, launch: MlirOperation) -> Result<(), String> {
             Some(_) => "%valid",
             None => "%true",
         };
+        // The steps start where the first box's rows start at a sector (32 bytes), the
+        // first step's iterations from the loop's own lower bound.
+        let start = match sector_elements(plan) {
+            Some(e) => {
+                let a = &plan.arrays[0];
+                format!(
+                    "{}  %al_k = arith.constant {} : index\n  %al_s = arith.addi %al, %al_k : index\n  %al_t = arith.addi %al_s, %lb : index\n  %al_e = arith.constant {e} : index\n  %al_r = arith.remsi %al_t, %al_e : index\n  %al_p = arith.addi %al_r, %al_e : index\n  %al_m = arith.remsi %al_p, %al_e : index\n  %lb0 = arith.subi %lb, %al_m : index\n",
+                    form_text(&a.forms[a.forms.len() - 1], "al", &atoms),
+                    a.low()
+                )
+            }
+            None => "  %lb0 = arith.addi %lb, %zero : index\n".to_string(),
+        };
         let text = format!(
-            "func.func @stage({}) {{\n  %w = arith.constant {width} : index\n  %zero = arith.constant 0 : index\n  %true = arith.constant true\n{before}  scf.for %jt = %lb to %ub step %w {{\n    %end = arith.addi %jt, %w : index\n    %hi = arith.minsi %end, %ub : index\n{copies}    gpu.barrier\n    scf.if {cond} {{\n    }}\n    gpu.barrier\n{after}  }} {{{STAGED}}}\n  return\n}}",
+            "func.func @stage({}) {{\n  %w = arith.constant {width} : index\n  %zero = arith.constant 0 : index\n  %true = arith.constant true\n{start}{before}  scf.for %jt = %lb0 to %ub step %w {{\n    %end = arith.addi %jt, %w : index\n    %hi = arith.minsi %end, %ub : index\n    %first = arith.maxsi %jt, %lb : index\n{copies}    gpu.barrier\n    scf.if {cond} {{\n    }}\n    gpu.barrier\n{after}  }} {{{STAGED}}}\n  return\n}}",
             params.join(", ")
         );
         let (_, made) = instantiate(at, &text, &args)?;
@@ -885,6 +920,11 @@ unsafe fn rewrite(plan: &Plan, launch: MlirOperation) -> Result<(), String> {
             .find(|o| op_name(**o) == "arith.minsi")
             .map(|o| mlirOperationGetResult(*o, 0))
             .ok_or("internal: no step end")?;
+        let first = ops
+            .iter()
+            .find(|o| op_name(**o) == "arith.maxsi")
+            .map(|o| mlirOperationGetResult(*o, 0))
+            .ok_or("internal: no step start")?;
         let step_if = *ops
             .iter()
             .find(|o| op_name(**o) == "scf.if")
@@ -914,7 +954,7 @@ unsafe fn rewrite(plan: &Plan, launch: MlirOperation) -> Result<(), String> {
         mlirOperationRemoveFromParent(l);
         let then = body(step_if);
         mlirBlockInsertOwnedOperationBefore(then, mlirBlockGetTerminator(then), l);
-        mlirOperationSetOperand(l, 0, jt);
+        mlirOperationSetOperand(l, 0, first);
         mlirOperationSetOperand(l, 1, hi);
         mlirOperationSetAttributeByName(l, string_ref(STAGED), mlirUnitAttrGet(ctx));
         if let Some(g) = plan.guard {
