@@ -29,7 +29,7 @@
 // Fig. 4).
 // OPT-LABEL: func.func @row_sum(
 // OPT: gpu.alloc  (%{{.*}}) : memref<?xf64>
-// OPT: tgpu.alloc_shared [8, 256] padding [0, 1] : memref<8x257xf64, #gpu.address_space<workgroup>>
+// OPT: tgpu.alloc_shared [8, 256] padding [0, 2] : memref<8x258xf64, #gpu.address_space<workgroup>>
 // OPT: tgpu.tile_copy %{{.*}} to %{{.*}} offsets [%{{.*}}, %{{.*}}] tile [256, 8] {permutation = array<i64: 1, 0>}
 // OPT-LABEL: func.func @offset(
 func.func @row_sum(%n: index, %A: memref<?x?xf64>, %x: memref<?xf64>, %y: memref<?xf64>) {

@@ -38,7 +38,8 @@
 //! dimension is the smallest `p` in `0..=32` that gives the fewest wavefronts over the
 //! buffer's accesses; ties go to the cooperative copy's own writes, counted in the row
 //! order `tessel-lower-shared` will give it ([`copy_rows`]: the thread-remapping leaf,
-//! for a copy whose warp spans short rows), then to the smaller pad. It is recorded as
+//! for a copy whose warp spans short rows), then to its writes at the source's edge
+//! (the first columns of a tile alone), then to the smaller pad. It is recorded as
 //! `padding [0, ..., p]` on the allocation, whose rows become `p` elements longer. A
 //! remark names the leaf and says how many wavefronts the accesses took before and
 //! after.
@@ -137,8 +138,13 @@ unsafe fn dense(op: MlirOperation, name: &str) -> Vec<i64> {
 /// counts them (`tessel_runtime::banks::wavefronts`). Addresses may be negative
 /// offsets: moved by a multiple of the banks' width, they keep their banks and words.
 pub(crate) fn wavefronts(esz: i64, addr: impl Fn(i64) -> i64) -> i64 {
+    wavefronts_of(esz, (0..WARP).map(addr))
+}
+
+/// [`wavefronts`] of the lanes at byte offsets `addrs` (the active lanes only).
+fn wavefronts_of(esz: i64, addrs: impl Iterator<Item = i64>) -> i64 {
     const BASE: i64 = BANKS * 4 << 32;
-    let addrs = (0..WARP).map(|l| (addr(l) + BASE) as u64);
+    let addrs = addrs.map(|a| (a + BASE) as u64);
     tessel_runtime::banks::wavefronts(BANKS as u64, esz as u64, addrs).0 as i64
 }
 
@@ -159,30 +165,42 @@ pub(crate) fn copy_row(q: i64, g: i64, r: i64, rows: i64) -> i64 {
 /// its rows (paper 000 Table 1's thread-remapping leaf, for the copy): consecutive lanes
 /// take consecutive elements of a row, and a warp whose lanes span `g` rows takes rows
 /// `r` apart, `r` the power of two up to 32 that gives the fewest wavefronts over the
-/// copy's first warps (the smallest on a tie). Returns `(g, r, wavefronts)`; `(g, 1, _)`
-/// is the row-major order. Both `tessel-pad-banks` and `tessel-lower-shared` ask it.
-pub(crate) fn copy_rows(tile: &[i64], strides: &[i64], esz: i64) -> (i64, i64, i64) {
+/// copy's first warps, then over the copies of the tile's edge (only its first 1, 2,
+/// 4, ... columns inside the source: a warp's fewer lanes may meet in a bank the full
+/// tile's order keeps apart), the smallest on a tie. Returns `(g, r, (wavefronts, edge
+/// wavefronts))`; `(g, 1, _)` is the row-major order. Both `tessel-pad-banks` and
+/// `tessel-lower-shared` ask it.
+pub(crate) fn copy_rows(tile: &[i64], strides: &[i64], esz: i64) -> (i64, i64, (i64, i64)) {
     let total: i64 = tile.iter().product();
     let last = *tile.last().unwrap_or(&1);
     let rows = total / last.max(1);
     let unit = esz.max(4);
     let chunk = (BANKS * 4 / unit).clamp(1, WARP);
     let g = (chunk / last).max(1);
-    let cost = |r: i64| -> i64 {
+    // The first warps' wavefronts where the first `cols` columns are copied.
+    let warps = |r: i64, cols: i64| -> i64 {
         (0..((total + WARP - 1) / WARP).min(4))
             .map(|w| {
-                wavefronts(esz, |l| {
+                let addrs = (0..WARP).filter_map(|l| {
                     let e = (w * WARP + l).min(total - 1);
+                    if e % last >= cols {
+                        return None;
+                    }
                     let mut q = copy_row(e / last, g, r, rows);
                     let mut off = (e % last) * strides[tile.len() - 1];
                     for k in (0..tile.len() - 1).rev() {
                         off += (q % tile[k]) * strides[k];
                         q /= tile[k];
                     }
-                    off * esz
-                })
+                    Some(off * esz)
+                });
+                wavefronts_of(esz, addrs)
             })
             .sum()
+    };
+    let cost = |r: i64| -> (i64, i64) {
+        let edges = std::iter::successors(Some(1), |c| Some(c * 2)).take_while(|c| *c < last);
+        (warps(r, last), edges.map(|c| warps(r, c)).sum())
     };
     let best = [1, 2, 4, 8, 16, 32]
         .into_iter()
@@ -190,6 +208,21 @@ pub(crate) fn copy_rows(tile: &[i64], strides: &[i64], esz: i64) -> (i64, i64, i
         .min_by_key(|r| (cost(*r), *r))
         .unwrap_or(1);
     (g, best, cost(best))
+}
+
+/// The pad of the last dimension of a buffer of `tile` whose warps read down dimension
+/// `row` (lane `l` at index `l` of it, `tessel-stage-rows`' boxes): the fewest
+/// wavefronts of those reads, then of the cooperative copy's writes ([`copy_rows`]: the
+/// full tile's, then the edge's), then the smallest pad. A 64x8 box of f32 takes 1, of
+/// f64 3 (1 would leave the writes of the edge's first 2 or 4 columns in conflict).
+pub(crate) fn column_reads_pad(tile: &[i64], row: usize, esz: i64) -> i64 {
+    (0..=MAX_PAD)
+        .min_by_key(|p| {
+            let st = strides(tile, *p);
+            let reads = wavefronts(esz, |l| l * st[row] * esz);
+            (reads, copy_rows(tile, &st, esz).2, *p)
+        })
+        .unwrap_or(1)
 }
 
 /// Row-major strides (in elements) of `shape` with `p` more elements per row.
@@ -351,7 +384,7 @@ unsafe fn pad(alloc: MlirOperation, x: MlirValue, step: i64) -> Result<(), Strin
         // The wavefronts of the loads and stores, then of the copies' writes (in the row
         // order tessel-lower-shared will pick), with the dimensions in `perm`'s order
         // and `p` more elements per row.
-        let cost = |perm: &[usize], p: i64| -> (i64, i64) {
+        let cost = |perm: &[usize], p: i64| -> (i64, (i64, i64)) {
             let st = permuted_strides(&shape, perm, p);
             let reads: i64 = u
                 .accesses
@@ -361,14 +394,13 @@ unsafe fn pad(alloc: MlirOperation, x: MlirValue, step: i64) -> Result<(), Strin
                     wavefronts(esz, |l| l * s * esz)
                 })
                 .sum();
-            let copy: i64 = u
-                .copies
-                .iter()
-                .map(|tile| copy_rows(tile, &st, esz).2)
-                .sum();
+            let copy = u.copies.iter().fold((0, 0), |(full, edge), tile| {
+                let (f, e) = copy_rows(tile, &st, esz).2;
+                (full + f, edge + e)
+            });
             (reads, copy)
         };
-        let best_pad = |perm: &[usize]| -> (i64, (i64, i64)) {
+        let best_pad = |perm: &[usize]| -> (i64, (i64, (i64, i64))) {
             let p = (0..=MAX_PAD)
                 .min_by_key(|p| (cost(perm, *p), *p))
                 .unwrap_or(0);
@@ -673,7 +705,14 @@ mod tests {
         // A 256x8 f64 box padded to 9: half a warp spans two rows; rows 8 apart fall in
         // different banks, so each warp takes the ideal 2 wavefronts, not 4.
         let st = strides(&[256, 8], 1);
-        assert_eq!(copy_rows(&[256, 8], &st, 8), (2, 8, 8));
+        assert_eq!(copy_rows(&[256, 8], &st, 8), (2, 8, (8, 20)));
+        // A 64x8 f64 box stored transposed (rows 65 doubles long, rows 8 apart): the full
+        // tile's warps take the ideal 2 wavefronts, but a warp copying only the edge's
+        // first 2 or 4 columns takes 2 where 1 would do; 66 doubles (rows 8 apart) take
+        // the ideal at the edge too.
+        let transposed = |p: i64| vec![1, 64 + p];
+        assert_eq!(copy_rows(&[64, 8], &transposed(1), 8), (2, 8, (8, 20)));
+        assert_eq!(copy_rows(&[64, 8], &transposed(2), 8), (2, 8, (8, 12)));
         // Wide rows keep the row-major order.
         assert_eq!(copy_rows(&[32, 32], &strides(&[32, 32], 1), 4).1, 1);
         // The order is a permutation of the rows, the tail included.
@@ -682,6 +721,13 @@ mod tests {
             seen.sort_unstable();
             assert_eq!(seen, (0..rows).collect::<Vec<_>>());
         }
+    }
+
+    #[test]
+    fn pads_column_reads_and_copies() {
+        assert_eq!(column_reads_pad(&[64, 8], 0, 4), 1);
+        assert_eq!(column_reads_pad(&[64, 8], 0, 8), 3);
+        assert_eq!(column_reads_pad(&[64, 32], 0, 4), 1);
     }
 
     #[test]

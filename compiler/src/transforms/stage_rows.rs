@@ -15,8 +15,10 @@
 //! the guard of the loop leaves out ("the excess threads", Fig. 4) help copy and do not
 //! compute: the guard (`scf.if`) splits into one around the operations before the loop,
 //! one around the step's iterations, and the one left around those after it. The
-//! buffer's rows are padded by one element, so that the threads of a warp, reading down
-//! a column, fall in different banks (paper 000 Table 1's padding). Where the array's
+//! buffer's rows are padded (by one element for most boxes), so that the threads of a
+//! warp, reading down a column, fall in different banks, and the copy's writes too,
+//! at the source's edge included (paper 000 Table 1's padding:
+//! [`super::pad_banks::column_reads_pad`]). Where the array's
 //! rows are whole sectors (32 bytes) and the loop walks them forwards, the steps start
 //! at a column where a box row starts a sector (the first step's iterations from the
 //! loop's own lower bound): a row of a step then takes no sector more than its bytes.
@@ -180,6 +182,8 @@ struct Staged {
     tile: Vec<i64>,
     /// The buffer's type.
     shared: String,
+    /// Elements after each row of the buffer ([`super::pad_banks::column_reads_pad`]).
+    pad: i64,
 }
 
 impl Staged {
@@ -398,6 +402,7 @@ unsafe fn plan(
                 written: false,
                 tile: Vec::new(),
                 shared: String::new(),
+                pad: 0,
             });
         }
         let mut kept = Vec::new();
@@ -409,8 +414,10 @@ unsafe fn plan(
             let mut tile = vec![1; rank];
             tile[a.row] = x;
             tile[rank - 1] = cols;
+            let esz = element_bytes(t) as i64;
+            a.pad = super::pad_banks::column_reads_pad(&tile, a.row, esz);
             let mut padded = tile.clone();
-            padded[rank - 1] += 1;
+            padded[rank - 1] += a.pad;
             let bytes = padded.iter().product::<i64>() * element_bytes(t) as i64;
             if bytes > budget {
                 // A written array's accesses all move to its box, or none.
@@ -547,6 +554,7 @@ unsafe fn written_box(
                         written: true,
                         tile: Vec::new(),
                         shared: String::new(),
+                        pad: 0,
                     })
                 }
             }
@@ -856,8 +864,8 @@ unsafe fn rewrite(plan: &Plan, launch: MlirOperation) -> Result<(), String> {
                 }
             }
             let tile: Vec<String> = a.tile.iter().map(|t| t.to_string()).collect();
-            let mut padding = vec!["0"; rank];
-            padding[rank - 1] = "1";
+            let mut padding = vec!["0".to_string(); rank];
+            padding[rank - 1] = a.pad.to_string();
             copies += &format!(
                 "    %s{n} = tgpu.alloc_shared [{}] padding [{}] : {st}\n    tgpu.tile_copy %g{n} to %s{n} offsets [{}] tile [{}] : {gt} to {st}\n",
                 tile.join(", "),
