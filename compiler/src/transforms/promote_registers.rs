@@ -430,7 +430,7 @@ unsafe fn memrefs_of(ops: &[MlirOperation]) -> Vec<MlirValue> {
 }
 
 /// Every operation nested in `op`'s regions.
-unsafe fn nested(op: MlirOperation, out: &mut Vec<MlirOperation>) {
+pub(super) unsafe fn nested(op: MlirOperation, out: &mut Vec<MlirOperation>) {
     for c in unsafe { crate::mlir::children(op) } {
         out.push(c);
         unsafe { nested(c, out) };
@@ -439,7 +439,7 @@ unsafe fn nested(op: MlirOperation, out: &mut Vec<MlirOperation>) {
 
 /// Whether `v` is defined inside `l` (by an operation in it or as an argument of one
 /// of its blocks).
-unsafe fn defined_inside(v: MlirValue, l: MlirOperation) -> bool {
+pub(super) unsafe fn defined_inside(v: MlirValue, l: MlirOperation) -> bool {
     unsafe {
         within(
             match mlirValueIsABlockArgument(v) {
@@ -759,6 +759,23 @@ unsafe fn promote(l: MlirOperation) -> Result<(), String> {
         }
         Ok(())
     }
+}
+
+/// `f` in MLIR text: the operations computing it into `%{name}` (thread terms left
+/// out), the atoms as the arguments `%a{index}` in the order of `atoms`, `%zero` a
+/// constant 0 the text defines.
+pub(super) fn linear_text(f: &Linear, name: &str, atoms: &[usize]) -> String {
+    let mut out = format!("    %{name}_0 = arith.constant {} : index\n", f.constant);
+    let mut last = format!("%{name}_0");
+    for (n, (a, c)) in f.atoms.iter().enumerate() {
+        let k = atoms.iter().position(|x| x == a).unwrap_or(0);
+        out += &format!(
+            "    %{name}_c{n} = arith.constant {c} : index\n    %{name}_m{n} = arith.muli %a{k}, %{name}_c{n} : index\n    %{name}_{s} = arith.addi {last}, %{name}_m{n} : index\n",
+            s = n + 1
+        );
+        last = format!("%{name}_{}", n + 1);
+    }
+    out + &format!("    %{name} = arith.addi {last}, %zero : index\n")
 }
 
 /// A subscript as `Σ threads[d] × thread id d + Σ coefficient × atom + constant`, each

@@ -93,7 +93,8 @@
 //! ```
 
 use super::promote_registers::{
-    block_sizes, launch_sizes, linear, may_alias, relocate, root, uniform, Linear, Root,
+    block_sizes, defined_inside, launch_sizes, linear, linear_text, may_alias, nested, relocate,
+    root, uniform, Linear, Root,
 };
 use crate::analysis::coalescing::element_bytes;
 use crate::mlir::{
@@ -258,29 +259,7 @@ unsafe fn shared_bytes(launch: MlirOperation) -> i64 {
     }
 }
 
-/// Every operation nested in `op`.
-unsafe fn nested(op: MlirOperation, out: &mut Vec<MlirOperation>) {
-    unsafe {
-        for c in children(op) {
-            out.push(c);
-            nested(c, out);
-        }
-    }
-}
-
 use crate::mlir::constant_value as constant;
-
-/// Whether `v` is defined inside `op` (a result of an operation in it, or an argument
-/// of one of its blocks).
-unsafe fn defined_in(v: MlirValue, op: MlirOperation) -> bool {
-    unsafe {
-        let def = match mlirValueIsABlockArgument(v) {
-            true => mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v)),
-            false => mlirOpResultGetOwner(v),
-        };
-        within(def, op)
-    }
-}
 
 /// The guard of loop `l` (the one condition on its way to `launch` that depends on the
 /// thread, directly around it), or `Some(None)` where none is; `None` where a condition
@@ -341,8 +320,8 @@ unsafe fn plan(
         let guard = guard_of(l, launch)?;
         let (lb, ub) = (mlirOperationGetOperand(l, 0), mlirOperationGetOperand(l, 1));
         let outside = |v: MlirValue| match guard {
-            Some(g) => !defined_in(v, g),
-            None => !defined_in(v, l),
+            Some(g) => !defined_inside(v, g),
+            None => !defined_inside(v, l),
         };
         if !uniform(lb, launch, 0) || !uniform(ub, launch, 0) || !outside(lb) || !outside(ub) {
             return None;
@@ -599,7 +578,7 @@ unsafe fn hoistable(guard: MlirOperation, l: MlirOperation) -> Vec<MlirOperation
             }
             let inputs = (0..mlirOperationGetNumOperands(o)).all(|k| {
                 let v = mlirOperationGetOperand(o, k);
-                !defined_in(v, guard)
+                !defined_inside(v, guard)
                     || (mlirValueIsAOpResult(v)
                         && out.iter().any(|h| h.ptr == mlirOpResultGetOwner(v).ptr))
             });
@@ -714,8 +693,8 @@ unsafe fn subscripts(
                     ptr: *a as *mut std::ffi::c_void,
                 };
                 let inside = match guard {
-                    Some(g) => defined_in(v, g),
-                    None => defined_in(v, l),
+                    Some(g) => defined_inside(v, g),
+                    None => defined_inside(v, l),
                 };
                 if inside {
                     return None;
@@ -729,22 +708,6 @@ unsafe fn subscripts(
         forms[last].constant = 0;
         Some((row, forms, sign, k))
     }
-}
-
-/// `f` in MLIR text: the operations computing it into `%{name}`, the atoms as
-/// `%a{index}` from `atoms`.
-fn form_text(f: &Linear, name: &str, atoms: &[usize]) -> String {
-    let mut out = format!("    %{name}_0 = arith.constant {} : index\n", f.constant);
-    let mut last = format!("%{name}_0");
-    for (n, (a, c)) in f.atoms.iter().enumerate() {
-        let k = atoms.iter().position(|x| x == a).unwrap_or(0);
-        out += &format!(
-            "    %{name}_c{n} = arith.constant {c} : index\n    %{name}_m{n} = arith.muli %a{k}, %{name}_c{n} : index\n    %{name}_{s} = arith.addi {last}, %{name}_m{n} : index\n",
-            s = n + 1
-        );
-        last = format!("%{name}_{}", n + 1);
-    }
-    out + &format!("    %{name} = arith.addi {last}, %zero : index\n")
 }
 
 /// The elements of a sector (32 bytes) of the first box's array, where aligning the
@@ -844,7 +807,7 @@ unsafe fn rewrite(plan: &Plan, launch: MlirOperation) -> Result<(), String> {
             let mut offsets = Vec::new();
             for (d, f) in a.forms.iter().enumerate() {
                 let name = format!("o{n}_{d}");
-                copies += &form_text(f, &name, &atoms);
+                copies += &linear_text(f, &name, &atoms);
                 if d == rank - 1 {
                     // The columns of the step: c + low + jt for j, c + low - (jt + width - 1)
                     // for -j.
@@ -904,7 +867,7 @@ unsafe fn rewrite(plan: &Plan, launch: MlirOperation) -> Result<(), String> {
                 let a = &plan.arrays[0];
                 format!(
                     "{}  %al_k = arith.constant {} : index\n  %al_s = arith.addi %al, %al_k : index\n  %al_t = arith.addi %al_s, %lb : index\n  %al_e = arith.constant {e} : index\n  %al_r = arith.remsi %al_t, %al_e : index\n  %al_p = arith.addi %al_r, %al_e : index\n  %al_m = arith.remsi %al_p, %al_e : index\n  %lb0 = arith.subi %lb, %al_m : index\n",
-                    form_text(&a.forms[a.forms.len() - 1], "al", &atoms),
+                    linear_text(&a.forms[a.forms.len() - 1], "al", &atoms),
                     a.low()
                 )
             }
@@ -951,7 +914,7 @@ unsafe fn rewrite(plan: &Plan, launch: MlirOperation) -> Result<(), String> {
         for o in inner {
             if op_name(o) == "memref.load"
                 && mlirOperationGetNumOperands(o) == 1
-                && !defined_in(mlirOperationGetOperand(o, 0), l)
+                && !defined_inside(mlirOperationGetOperand(o, 0), l)
                 && read_only(mlirOperationGetOperand(o, 0), launch, 0)
             {
                 mlirOperationRemoveFromParent(o);

@@ -59,8 +59,8 @@
 //! }
 //! ```
 
-use super::promote_registers::{launch_operand, linear, Linear};
-use crate::mlir::{block_ops, body, children, instantiate, iv, op_name, string_ref, within};
+use super::promote_registers::{defined_inside, launch_operand, linear, linear_text, Linear};
+use crate::mlir::{block_ops, body, children, instantiate, iv, op_name, string_ref};
 use crate::registry::Options;
 use mlir_sys::*;
 
@@ -162,19 +162,10 @@ unsafe fn candidate(launch: MlirOperation, l: MlirOperation) -> Option<Bounds> {
 /// bounds, tessel-stage-rows can copy the block's rows by steps of the loop).
 unsafe fn row_access(a: MlirOperation, launch: MlirOperation, counter: MlirValue) -> (bool, bool) {
     unsafe {
-        let (mem, first) = match op_name(a).as_str() {
-            "memref.load" => (mlirOperationGetOperand(a, 0), 1),
-            _ => (mlirOperationGetOperand(a, 1), 2),
+        let Some(first) = global_rows(a) else {
+            return (false, false);
         };
-        let t = mlirValueGetType(mem);
-        let shared = mlirMemRefTypeGetMemorySpace(t);
-        if !shared.ptr.is_null() || private(mem) {
-            return (false, false);
-        }
         let n = mlirOperationGetNumOperands(a);
-        if n <= first + 1 {
-            return (false, false);
-        }
         let last = mlirOperationGetOperand(a, n - 1);
         let x = |v: MlirValue| linear(v, launch, 0).is_some_and(|f| f.threads[0] != 0);
         let along_x = !depends_on(last, counter, 0) && x(last);
@@ -250,31 +241,16 @@ unsafe fn skewed(launch: MlirOperation, l: MlirOperation) -> Option<Linear> {
         let mut accesses = Vec::new();
         accesses_in(l, &mut accesses);
         accesses.iter().find_map(|a| {
-            let (mem, first) = match op_name(*a).as_str() {
-                "memref.load" => (mlirOperationGetOperand(*a, 0), 1),
-                _ => (mlirOperationGetOperand(*a, 1), 2),
-            };
-            if !mlirMemRefTypeGetMemorySpace(mlirValueGetType(mem))
-                .ptr
-                .is_null()
-                || private(mem)
-            {
-                return None;
-            }
+            let first = global_rows(*a)?;
             let n = mlirOperationGetNumOperands(*a);
-            if n <= first + 1 {
-                return None;
-            }
             let shift = offset(mlirOperationGetOperand(*a, n - 1), counter, launch, 0)?;
             let outside = shift.atoms.iter().all(|(v, _)| {
-                let v = MlirValue {
-                    ptr: *v as *const _,
-                };
-                let owner = match mlirValueIsAOpResult(v) {
-                    true => mlirOpResultGetOwner(v),
-                    false => mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v)),
-                };
-                !within(owner, l)
+                !defined_inside(
+                    MlirValue {
+                        ptr: *v as *const _,
+                    },
+                    l,
+                )
             });
             let row = (first..n - 1).any(|k| {
                 let v = mlirOperationGetOperand(*a, k);
@@ -392,6 +368,21 @@ unsafe fn guard_after_arithmetic(l: MlirOperation) -> Option<MlirOperation> {
     }
 }
 
+/// The operand index of the first subscript of access `a` (a `memref.load` or
+/// `memref.store`), where it accesses an array of global memory (not shared memory,
+/// not a thread's own buffer) with two subscripts or more.
+unsafe fn global_rows(a: MlirOperation) -> Option<isize> {
+    unsafe {
+        let (mem, first) = match op_name(a).as_str() {
+            "memref.load" => (mlirOperationGetOperand(a, 0), 1),
+            _ => (mlirOperationGetOperand(a, 1), 2),
+        };
+        let shared = mlirMemRefTypeGetMemorySpace(mlirValueGetType(mem));
+        (shared.ptr.is_null() && !private(mem) && mlirOperationGetNumOperands(a) > first + 1)
+            .then_some(first)
+    }
+}
+
 /// Whether `v` is a buffer of the thread's own (a `memref.alloca`).
 unsafe fn private(v: MlirValue) -> bool {
     unsafe { mlirValueIsAOpResult(v) && op_name(mlirOpResultGetOwner(v)) == "memref.alloca" }
@@ -435,25 +426,15 @@ unsafe fn depends_on(v: MlirValue, x: MlirValue, depth: u32) -> bool {
 }
 
 /// The text computing `form` without its thread terms, plus `extra` times `%last`
-/// (the block's last thread x), into `%{name}`; the atoms are the arguments `%a{k}` in
-/// the order of `atoms`.
+/// (the block's last thread x), into `%{name}` ([`linear_text`]).
 fn uniform_text(form: &Linear, extra: i64, atoms: &[usize], name: &str) -> String {
-    let mut t = format!("  %{name}_c = arith.constant {} : index\n", form.constant);
-    let mut acc = format!("%{name}_c");
-    for (k, (a, c)) in form.atoms.iter().enumerate() {
-        let i = atoms.iter().position(|x| x == a).unwrap_or(0);
-        t += &format!(
-            "  %{name}_k{k} = arith.constant {c} : index\n  %{name}_m{k} = arith.muli %a{i}, %{name}_k{k} : index\n  %{name}_s{k} = arith.addi {acc}, %{name}_m{k} : index\n"
-        );
-        acc = format!("%{name}_s{k}");
+    let t = linear_text(form, &format!("{name}_u"), atoms);
+    match extra {
+        0 => t + &format!("  %{name} = arith.addi %{name}_u, %zero : index\n"),
+        _ => t + &format!(
+            "  %{name}_e = arith.constant {extra} : index\n  %{name}_x = arith.muli %last, %{name}_e : index\n  %{name} = arith.addi %{name}_u, %{name}_x : index\n"
+        ),
     }
-    if extra != 0 {
-        t += &format!(
-            "  %{name}_e = arith.constant {extra} : index\n  %{name}_x = arith.muli %last, %{name}_e : index\n  %{name}_t = arith.addi {acc}, %{name}_x : index\n"
-        );
-        acc = format!("%{name}_t");
-    }
-    t + &format!("  %{name} = arith.addi {acc}, %zero : index\n")
 }
 
 /// Gives `l` the block's least lower bound and greatest upper bound, computed from
@@ -495,14 +476,10 @@ unsafe fn rewrite(
         let mut at = l;
         loop {
             let p = mlirOperationGetParentOperation(at);
-            let defines = |v: &MlirValue| {
-                let owner = match mlirValueIsAOpResult(*v) {
-                    true => mlirOpResultGetOwner(*v),
-                    false => mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(*v)),
-                };
-                within(owner, p)
-            };
-            if p.ptr.is_null() || op_name(p) != "scf.if" || values.iter().any(defines) {
+            if p.ptr.is_null()
+                || op_name(p) != "scf.if"
+                || values.iter().any(|v| defined_inside(*v, p))
+            {
                 break;
             }
             at = p;
