@@ -197,7 +197,7 @@ fn rocdl_pipeline(opt: &dyn Fn(&str) -> String) -> Result<String, String> {
 
 macro_rules! default_mapping {
     () => {
-        "tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-uniform-loops, tessel-stage-rows, tessel-promote-registers, tessel-ilp-unroll"
+        "tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-uniform-loops, tessel-stage-rows, tessel-promote-registers, tessel-forward-stores, tessel-ilp-unroll"
     };
 }
 /// The optimization pipelines between the frontend and the lowering, by name: `naive`,
@@ -427,8 +427,18 @@ pub const PASSES: &[PassInfo] = &[
         },
     },
     PassInfo {
+        name: "tessel-forward-stores",
+        summary: "Carry in a register the value a loop of a kernel stores in one iteration and loads back in the next (a recurrence along a thread's loop: adi's p[i][j] from p[i][j - 1]): the load goes, the loop carries the stored value, one load before the loop reads what its first iteration read; where the store is the loop's only write to the array, runs in every iteration at subscripts that change with the loop, and no other write in the loop may touch the array (paper 001 sec. 7.3, paper 002 sec. 3)",
+        options: &[],
+        example: "scf.for %j ... { %p = memref.load %P[%i, %j - 1]; %d = f(%p); memref.store %d, %P[%i, %j] }  =>  %p0 = memref.load %P[%i, %lo - 1]; scf.for %j ... iter_args(%p = %p0) { %d = f(%p); memref.store %d, %P[%i, %j]; scf.yield %d }",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::forward_stores::run,
+        },
+    },
+    PassInfo {
         name: "tessel-ilp-unroll",
-        summary: "Unroll the point loop whose threads' extent is chosen at launch (tessel.coarsened) where every thread of a full tile has 4 (or 2) points: each thread takes consecutive points, each operation repeated for them side by side (instruction-level parallelism, paper 000 Algorithm 1), each point with its own copy of the loop's private buffers (array expansion), and the index arithmetic they share computed once, so that cse keeps one load of each element (register reuse, paper 002); and the sequential innermost loops of kernels unrolled by 8, 4 or 2 where their trip count is a multiple (full tiles), the loop as it was otherwise",
+        summary: "Unroll the point loop whose threads' extent is chosen at launch (tessel.coarsened) where every thread of a full tile has 4 (or 2) points: each thread takes consecutive points, each operation repeated for them side by side (instruction-level parallelism, paper 000 Algorithm 1), each point with its own copy of the loop's private buffers (array expansion), and the index arithmetic they share computed once, so that cse keeps one load of each element (register reuse, paper 002); and the sequential innermost loops of kernels (no loop or barrier inside) unrolled by 8, 4 or 2 over the largest multiple of that many iterations, each load moved before the stores ahead of it that may not write its array, the loop as it was for the rest",
         options: &[],
         example: "scf.for %p = %l to %hi step %b { S(%p) } {tessel.coarsened}  =>  scf.if (%hi - %lo == 4 * %b) { S(%p0), S(%p0 + 1), S(%p0 + 2), S(%p0 + 3) interleaved } else { scf.if (... 2 ...) { ... } else { the loop } }",
         kind: PassKind::Rust {
@@ -438,7 +448,7 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "tessel-optimize",
-        summary: "Optimize affine code for the GPU, as tesselc does between the frontend and the lowering: pipeline=naive (tessel-detect-scops, tessel-schedule, tessel-map-to-gpu) or default (the same with tessel-share, tessel-tile, tessel-promote-shared and tessel-pad-banks before the mapping and tessel-promote-registers and tessel-ilp-unroll after it)",
+        summary: "Optimize affine code for the GPU, as tesselc does between the frontend and the lowering: pipeline=naive (tessel-detect-scops, tessel-schedule, tessel-map-to-gpu) or default (the same with tessel-share, tessel-tile, tessel-promote-shared and tessel-pad-banks before the mapping and tessel-uniform-loops, tessel-stage-rows, tessel-promote-registers, tessel-forward-stores and tessel-ilp-unroll after it)",
         options: &[
             PassOption { name: "pipeline", default: "default", help: "naive: the untiled mapping, one thread per iteration of the outer parallel loops (the baseline); default: tiles to blocks, points to threads, shared copies of the arrays a tile reuses or reads uncoalesced, padded against bank conflicts, loop-invariant elements in registers, a thread's points unrolled side by side" },
             PassOption { name: "autotune", default: "none", help: "none: the default pipeline's fixed rules; model: tessel-autotune after tessel-share chooses each function's tile sizes and shared-memory promotion by sim's estimate; measure: the same by timing the candidates on the CUDA GPU present (pipeline=default only)" },

@@ -28,16 +28,22 @@
 // C's 4 elements into registers...
 // CHECK: %[[C:.*]]:4 = scf.if %{{.*}} -> (f32, f32, f32, f32) {
 // CHECK-COUNT-4: memref.load %{{.*}} : memref<128x128xf32>
-// ...one loop over k carrying the 4 sums, 4 steps of k at a time where the k tile is
-// full (its trip count a multiple of 4: the loads of 4 steps in flight together)...
-// CHECK: %[[KN:.*]] = arith.remsi %{{.*}}, %c4 : index
-// CHECK-NEXT: %[[FULL:.*]] = arith.cmpi eq, %[[KN]], %c0 : index
-// CHECK-NEXT: %[[R:.*]]:4 = scf.if %[[FULL]] -> (f32, f32, f32, f32) {
-// CHECK-NEXT: %{{.*}}:4 = scf.for %{{.*}} step %c4 iter_args(%[[S0:.*]] = %[[C]]#0, %[[S1:.*]] = %[[C]]#1, %[[S2:.*]] = %[[C]]#2, %[[S3:.*]] = %[[C]]#3) -> (f32, f32, f32, f32) {
-// ...each step 4 elements of A's box, one of B's for all 4 rows.
+// ...one loop over k carrying the 4 sums, 4 steps of k at a time over the largest
+// multiple of 4 steps of the k tile (the loads of 4 steps in flight together)...
+// CHECK: %[[TC:.*]] = arith.maxsi %{{.*}}, %c0 : index
+// CHECK-NEXT: %[[KN:.*]] = arith.remsi %[[TC]], %c4 : index
+// CHECK-NEXT: %[[MAIN:.*]] = arith.subi %[[TC]], %[[KN]] : index
+// CHECK-NEXT: %[[MID:.*]] = arith.addi %{{.*}}, %[[MAIN]] : index
+// CHECK-NEXT: %[[X:.*]]:4 = scf.for %{{.*}} to %[[MID]] step %c4 iter_args(%[[S0:.*]] = %[[C]]#0, %[[S1:.*]] = %[[C]]#1, %[[S2:.*]] = %[[C]]#2, %[[S3:.*]] = %[[C]]#3) -> (f32, f32, f32, f32) {
+// ...each step 4 elements of A's box, one of B's for all 4 rows; the 4 steps' loads
+// first, in their order, then the arithmetic.
 // CHECK-COUNT-4: memref.load %[[SA]]
 // CHECK-NOT: memref.load %[[SA]]
 // CHECK: %[[BV:.*]] = memref.load %[[SB]]
+// CHECK-COUNT-4: memref.load %[[SA]]
+// CHECK: memref.load %[[SB]]
+// CHECK-COUNT-8: memref.load %[[SA]]
+// CHECK: memref.load %[[SB]]
 // CHECK-NOT: memref.load
 // CHECK: arith.mulf %{{.*}}, %[[BV]] : f32
 // CHECK-NEXT: arith.mulf %{{.*}}, %[[BV]] : f32
@@ -48,16 +54,11 @@
 // CHECK-NEXT: %[[T2:.*]] = arith.addf %[[S2]]
 // CHECK-NEXT: %[[T3:.*]] = arith.addf %[[S3]]
 // The next step of k adds to these sums.
-// CHECK-COUNT-4: memref.load %[[SA]]
-// CHECK: memref.load %[[SB]]
 // CHECK: arith.addf %[[T0]]
-// CHECK-COUNT-8: memref.load %[[SA]]
 // CHECK: scf.yield
 // CHECK-NEXT: }
-// CHECK-NEXT: scf.yield
-// A k tile of another length: the loop one step at a time.
-// CHECK-NEXT: } else {
-// CHECK-NEXT: scf.for %{{.*}} step %c1 iter_args
+// The rest of the k tile (fewer than 4 steps): one step at a time.
+// CHECK-NEXT: %[[R:.*]]:4 = scf.for %{{.*}} = %[[MID]] to %{{.*}} step %c1 iter_args(%{{.*}} = %[[X]]#0, %{{.*}} = %[[X]]#1, %{{.*}} = %[[X]]#2, %{{.*}} = %[[X]]#3)
 // CHECK: scf.if
 // CHECK-NEXT: memref.store %[[R]]#0
 // CHECK-NEXT: memref.store %[[R]]#1

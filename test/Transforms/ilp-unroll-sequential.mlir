@@ -1,8 +1,9 @@
 // tessel-ilp-unroll on the sequential loops of kernels (a reduction over a tile's
-// points, a row copied element by element): where the trip count is a multiple of the
-// factor (8 for a small body), the loop takes 8 iterations per step, their loads in one
-// block (in flight together); otherwise it runs as it was. The iterations keep their
-// order, each with the values the one before yields.
+// points, a row copied element by element, a thread's recurrence): the loop takes 8
+// iterations per step (for a small body) over the largest multiple of 8 of its trip
+// count, their loads first where no store before them may write their memory (in
+// flight together); the loop as it was runs the rest. The iterations keep their order,
+// each with the values the one before yields.
 // RUN: tessel-opt %s --tessel-ilp-unroll 2>/dev/null | FileCheck %s
 // RUN: tessel-run %s --device=sim | FileCheck %s --check-prefix=OUT
 // RUN: tessel-opt %s --tessel-ilp-unroll -o %t.mlir 2>/dev/null
@@ -11,35 +12,35 @@
 module attributes {gpu.container_module} {
 
 // The sum of row tx of A over columns [0, n), and row tx copied to B (no values
-// carried), for n = 16 (unrolled) and n = 13 (the loop as it was).
+// carried), for n = 16 (2 steps of 8) and n = 13 (one step of 8, then 5 of 1).
 // CHECK-LABEL: func.func @rows(
 // CHECK: gpu.launch
 // CHECK: %[[TC:.*]] = arith.subi %[[N:.*]], %[[LO:.*]] : index
-// CHECK-NEXT: %[[REM:.*]] = arith.remsi %[[TC]], %[[U:.*]] : index
-// CHECK-NEXT: %[[FULL:.*]] = arith.cmpi eq, %[[REM]], %{{.*}} : index
-// CHECK-NEXT: %[[S:.*]] = scf.if %[[FULL]] -> (i32) {
-// CHECK-NEXT: %[[X:.*]] = scf.for %[[K:.*]] = %[[LO]] to %[[N]] step %[[U]] iter_args(%[[A:.*]] = %{{.*}}) -> (i32) {
+// CHECK-NEXT: %[[TCP:.*]] = arith.maxsi %[[TC]], %{{.*}} : index
+// CHECK-NEXT: %[[REM:.*]] = arith.remsi %[[TCP]], %[[U:.*]] : index
+// CHECK-NEXT: %[[MAIN:.*]] = arith.subi %[[TCP]], %[[REM]] : index
+// CHECK-NEXT: %[[MID:.*]] = arith.addi %[[LO]], %[[MAIN]] : index
+// CHECK-NEXT: %[[X:.*]] = scf.for %[[K:.*]] = %[[LO]] to %[[MID]] step %[[U]] iter_args(%[[A:.*]] = %{{.*}}) -> (i32) {
 // CHECK-NEXT: %[[V0:.*]] = memref.load %{{.*}}[%{{.*}}, %[[K]]] : memref<4x16xi32>
-// CHECK-NEXT: %[[S0:.*]] = arith.addi %[[A]], %[[V0]] : i32
 // CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT: %[[K1:.*]] = arith.addi %[[K]], %[[C1]] : index
 // CHECK-NEXT: %[[V1:.*]] = memref.load %{{.*}}[%{{.*}}, %[[K1]]] : memref<4x16xi32>
-// CHECK-NEXT: %[[S1:.*]] = arith.addi %[[S0]], %[[V1]] : i32
 // CHECK-COUNT-6: memref.load
+// CHECK: %[[S0:.*]] = arith.addi %[[A]], %[[V0]] : i32
+// CHECK-NEXT: %[[S1:.*]] = arith.addi %[[S0]], %[[V1]] : i32
 // CHECK: scf.yield
 // CHECK-NEXT: }
-// CHECK-NEXT: scf.yield %[[X]] : i32
-// CHECK-NEXT: } else {
-// CHECK-NEXT: %[[Y:.*]] = scf.for %{{.*}} = %[[LO]] to %[[N]] step %{{.*}} iter_args
-// CHECK: scf.yield %[[Y]] : i32
+// CHECK-NEXT: %[[S:.*]] = scf.for %{{.*}} = %[[MID]] to %[[N]] step %{{.*}} iter_args(%{{.*}} = %[[X]]) -> (i32) {
 // CHECK: memref.store %[[S]]
-// The copy: no values carried.
+// The copy: no values carried; A and B are arguments of the function (they may be
+// one array), so each load stays after the store before it.
 // CHECK: arith.remsi
-// CHECK: scf.if %{{.*}} {
-// CHECK-NEXT: scf.for %{{.*}} step %[[U2:.*]] {
-// CHECK-COUNT-8: memref.store
-// CHECK: } else {
-// CHECK-NEXT: scf.for
+// CHECK: scf.for %{{.*}} step %[[U2:.*]] {
+// CHECK-NEXT: memref.load
+// CHECK: memref.store
+// CHECK-NEXT: memref.load
+// CHECK-COUNT-7: memref.store
+// CHECK: scf.for
 // CHECK: gpu.terminator
 func.func @rows(%A: memref<4x16xi32>, %B: memref<4x16xi32>, %Y: memref<4xi32>, %n: index) {
   %c0 = arith.constant 0 : index
@@ -57,6 +58,43 @@ func.func @rows(%A: memref<4x16xi32>, %B: memref<4x16xi32>, %Y: memref<4xi32>, %
     scf.for %k = %c0 to %n step %c1 {
       %v = memref.load %A[%tx, %k] : memref<4x16xi32>
       memref.store %v, %B[%tx, %k] : memref<4x16xi32>
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// A and B distinct allocations: the loads of A in the 8 iterations come before the
+// stores to B; a condition in the body is copied with each iteration.
+// CHECK-LABEL: func.func @distinct(
+// CHECK: %[[A:.*]] = memref.alloc() : memref<4x16xi32>
+// CHECK: %[[B:.*]] = memref.alloc() : memref<4x16xi32>
+// CHECK: scf.for %{{.*}} step %{{.*}} {
+// CHECK-COUNT-8: memref.load %[[A]]
+// CHECK-NOT: memref.load
+// CHECK: memref.store %{{.*}}, %[[B]]
+// CHECK-NEXT: arith.cmpi
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: }
+// CHECK-COUNT-7: scf.if
+// CHECK: scf.for
+func.func @distinct(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %one = arith.constant 1 : i32
+  %A = memref.alloc() : memref<4x16xi32>
+  %B = memref.alloc() : memref<4x16xi32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    scf.for %k = %c0 to %n step %c1 {
+      %v = memref.load %A[%tx, %k] : memref<4x16xi32>
+      memref.store %v, %B[%tx, %k] : memref<4x16xi32>
+      %z = arith.cmpi eq, %v, %one : i32
+      scf.if %z {
+        memref.store %one, %B[%tx, %k] : memref<4x16xi32>
+      }
     }
     gpu.terminator
   }

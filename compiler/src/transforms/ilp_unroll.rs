@@ -24,12 +24,15 @@
 //! Fig. 2(b)).
 //!
 //! Then the sequential loops of kernels (a thread's loop over its tile's points of a
-//! reduction, such as matrix-vector's `j` or gemm's jammed `k`): an innermost `scf.for`
-//! of step 1 whose body loads and has no region or barrier is unrolled by 8, 4 or 2 (the
-//! most that keeps the copies within 128 operations) where its trip count is a
-//! multiple of the factor, as in a full tile, so that the loads of several iterations
-//! are in flight together; elsewhere it runs as it was ([`unroll_sequential`]). This
-//! keeps the order of the iterations, so it is legal for any loop.
+//! reduction, such as matrix-vector's `j` or gemm's jammed `k`, or a thread's
+//! recurrence, such as adi's sweeps): an innermost `scf.for` of step 1 whose body loads
+//! and holds no loop or barrier is unrolled by 8, 4 or 2 (the most that keeps the
+//! copies within 128 operations) over the largest multiple of that many iterations, the
+//! loop as it was running the rest ([`unroll_sequential`]); in the unrolled body each
+//! load (with its index arithmetic) goes before the stores ahead of it that may not
+//! write its array ([`hoist_loads`]), so that the loads of several iterations are in
+//! flight together. This keeps the order of the iterations, so it is legal for any
+//! loop.
 //!
 //! Legality: the loop is a point loop mapped to threads, coincident (no dependence
 //! between its iterations: `tessel-schedule`), so its iterations may be distributed
@@ -589,13 +592,85 @@ struct Forms {
     first: HashMap<Form, MlirValue>,
 }
 
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct Form {
-    terms: Vec<(usize, i64)>,
-    constant: i64,
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub(super) struct Form {
+    /// Each value (by pointer) with its nonzero coefficient, sorted.
+    pub(super) terms: Vec<(usize, i64)>,
+    pub(super) constant: i64,
 }
 
 impl Form {
+    /// `v` as a linear form, through index `arith.addi`, `arith.subi` and `arith.muli`
+    /// by a constant down to constants and other values.
+    pub(super) unsafe fn of(v: MlirValue) -> Form {
+        unsafe { Self::of_depth(v, 0) }
+    }
+
+    unsafe fn of_depth(v: MlirValue, depth: u32) -> Form {
+        unsafe {
+            if let Some(c) = constant(v) {
+                return Form {
+                    terms: Vec::new(),
+                    constant: c,
+                };
+            }
+            if depth < 32 && mlirValueIsAOpResult(v) && mlirTypeIsAIndex(mlirValueGetType(v)) {
+                let d = mlirOpResultGetOwner(v);
+                let name = op_name(d);
+                if matches!(name.as_str(), "arith.addi" | "arith.subi" | "arith.muli")
+                    && mlirOperationGetNumOperands(d) == 2
+                {
+                    let a = Self::of_depth(mlirOperationGetOperand(d, 0), depth + 1);
+                    let b = Self::of_depth(mlirOperationGetOperand(d, 1), depth + 1);
+                    let product = match (a.terms.is_empty(), b.terms.is_empty()) {
+                        (_, true) => Some(a.scaled(b.constant)),
+                        (true, _) => Some(b.scaled(a.constant)),
+                        _ => None,
+                    };
+                    match name.as_str() {
+                        "arith.addi" => return a.combine(&b, 1),
+                        "arith.subi" => return a.combine(&b, -1),
+                        _ => {
+                            if let Some(p) = product {
+                                return p;
+                            }
+                        }
+                    }
+                }
+            }
+            Form::leaf(v)
+        }
+    }
+
+    /// The coefficient of value `v` (a pointer) in the form.
+    pub(super) fn coefficient(&self, v: usize) -> i64 {
+        self.terms.iter().find(|t| t.0 == v).map_or(0, |t| t.1)
+    }
+
+    /// The form with value `v` (a pointer) replaced by `v + by`; None on overflow.
+    pub(super) fn shifted(&self, v: usize, by: i64) -> Option<Form> {
+        let constant = self
+            .coefficient(v)
+            .checked_mul(by)?
+            .checked_add(self.constant)?;
+        Some(Form {
+            terms: self.terms.clone(),
+            constant,
+        })
+    }
+
+    fn scaled(&self, k: i64) -> Form {
+        Form {
+            terms: self
+                .terms
+                .iter()
+                .map(|(v, c)| (*v, c * k))
+                .filter(|t| t.1 != 0)
+                .collect(),
+            constant: self.constant * k,
+        }
+    }
+
     fn leaf(v: MlirValue) -> Form {
         Form {
             terms: vec![(v.ptr as usize, 1)],
@@ -659,17 +734,11 @@ impl Forms {
             match name.as_str() {
                 "arith.addi" => Some(fa.combine(&fb, 1)),
                 "arith.subi" => Some(fa.combine(&fb, -1)),
-                _ => {
-                    let scale = |f: &Form, k: i64| Form {
-                        terms: f.terms.iter().map(|(v, c)| (*v, c * k)).collect(),
-                        constant: f.constant * k,
-                    };
-                    match (fa.terms.is_empty(), fb.terms.is_empty()) {
-                        (_, true) => Some(scale(&fa, fb.constant)),
-                        (true, _) => Some(scale(&fb, fa.constant)),
-                        _ => None,
-                    }
-                }
+                _ => match (fa.terms.is_empty(), fb.terms.is_empty()) {
+                    (_, true) => Some(fa.scaled(fb.constant)),
+                    (true, _) => Some(fb.scaled(fa.constant)),
+                    _ => None,
+                },
             }
         }
     }
@@ -698,8 +767,9 @@ const MAX_UNROLLED_OPS: usize = 128;
 
 /// The innermost sequential loops of kernels that [`unroll_sequential`] takes: an
 /// `scf.for` inside a `gpu.launch`, of step 1 (a constant), over `index`, not a
-/// coarsened point loop, whose body has no region and no barrier (operations with no
-/// region, run in order), and loads at least one element (latency to overlap).
+/// coarsened point loop and not compared unsigned, whose body holds no loop and no
+/// barrier (conditions, `scf.if`, may stand in it) and loads at least one element
+/// directly (latency to overlap).
 unsafe fn sequential(op: MlirOperation, in_kernel: bool, out: &mut Vec<MlirOperation>) {
     for c in unsafe { children(op) } {
         let name = unsafe { op_name(c) };
@@ -714,11 +784,17 @@ unsafe fn sequential(op: MlirOperation, in_kernel: bool, out: &mut Vec<MlirOpera
             {
                 continue;
             }
-            let ops = block_ops(body(c));
-            let simple = ops
+            let mut all = Vec::new();
+            super::promote_registers::nested(c, &mut all);
+            let simple = all.iter().all(|o| {
+                !matches!(
+                    op_name(*o).as_str(),
+                    "scf.for" | "scf.while" | "scf.parallel" | "scf.forall" | "gpu.barrier"
+                )
+            });
+            let loads = block_ops(body(c))
                 .iter()
-                .all(|o| mlirOperationGetNumRegions(*o) == 0 && op_name(*o) != "gpu.barrier");
-            let loads = ops.iter().any(|o| op_name(*o) == "memref.load");
+                .any(|o| op_name(*o) == "memref.load");
             if simple && loads {
                 out.push(c);
             }
@@ -727,18 +803,18 @@ unsafe fn sequential(op: MlirOperation, in_kernel: bool, out: &mut Vec<MlirOpera
 }
 
 /// Unrolls a sequential loop `l` of a kernel ([`sequential`]) by `U` (8, 4 or 2, the
-/// most whose copies stay within [`MAX_UNROLLED_OPS`]) where its trip count is a
-/// multiple of `U` (a full tile's point loop), so that the loads of `U` iterations are in
-/// flight together; the loop as it was runs otherwise:
+/// most whose copies stay within [`MAX_UNROLLED_OPS`]) over the largest multiple of
+/// `U` iterations, so that the loads of `U` iterations are in flight together; the
+/// loop as it was runs the remaining ones (fewer than `U`):
 ///
 /// ```mlir
 /// %r = scf.for %k = %lo to %hi step %c1 iter_args(%a = %init) -> (f32) { B(%k, %a) }
 /// // =>
-/// %r = scf.if ((%hi - %lo) mod U == 0) -> (f32) {
-///   %x = scf.for %k = %lo to %hi step U iter_args(%a = %init) -> (f32) {
-///     B(%k, %a) ; B(%k + 1, ...) ; ... ; B(%k + U - 1, ...)   // one block
-///   }
-/// } else { the loop }
+/// %mid = %lo + (max(%hi - %lo, 0) - max(%hi - %lo, 0) mod U)
+/// %x = scf.for %k = %lo to %mid step U iter_args(%a = %init) -> (f32) {
+///   B(%k, %a) ; B(%k + 1, ...) ; ... ; B(%k + U - 1, ...)   // one block
+/// }
+/// %r = scf.for %k = %mid to %hi step %c1 iter_args(%a = %x) -> (f32) { B(%k, %a) }
 /// ```
 ///
 /// Legal for any loop: the copies run the iterations in their order, each with the
@@ -751,9 +827,14 @@ unsafe fn unroll_sequential(l: MlirOperation) -> Result<(), String> {
             .into_iter()
             .filter(|o| o.ptr != yield_op.ptr)
             .collect();
+        // The operations each copy holds: those of the body and their regions, but the
+        // loop's own terminator.
+        let mut all = Vec::new();
+        super::promote_registers::nested(l, &mut all);
+        let size = all.len().saturating_sub(1).max(1);
         let Some(factor) = [8usize, 4, 2]
             .into_iter()
-            .find(|u| u * ops.len().max(1) <= MAX_UNROLLED_OPS)
+            .find(|u| u * size <= MAX_UNROLLED_OPS)
         else {
             return Ok(());
         };
@@ -769,73 +850,45 @@ unsafe fn unroll_sequential(l: MlirOperation) -> Result<(), String> {
             .collect();
         let inits: Vec<String> = (0..n).map(|k| format!("%a{k} = %i{k}")).collect();
         let carried: Vec<String> = (0..n).map(|k| format!("%a{k}")).collect();
-        let inputs: Vec<String> = (0..n).map(|k| format!("%i{k}")).collect();
-        let (ret, iter, yield_then, yield_else, results) = match n {
-            0 => (
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-            ),
+        let (iter, yields, results, returned) = match n {
+            0 => (String::new(), String::new(), String::new(), String::new()),
             _ => (
-                format!(" -> ({ty})"),
                 format!(" iter_args({}) -> ({ty})", inits.join(", ")),
-                format!("    scf.yield {} : {ty}\n", carried.join(", ")),
-                format!("    scf.yield {} : {ty}\n", inputs.join(", ")),
-                format!("%r:{n} = "),
-            ),
-        };
-        // `%x#0, %x#1, ...`: the results of the op named `%x`.
-        let each = |x: &str| {
-            (0..n)
-                .map(|k| format!("%{x}#{k}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let (loop_results, yield_x, returned) = match n {
-            0 => (String::new(), String::new(), "  return\n".to_string()),
-            _ => (
+                format!(" {} : {ty}", carried.join(", ")),
                 format!("%x:{n} = "),
-                format!("    scf.yield {} : {ty}\n", each("x")),
-                format!("  return {} : {ty}\n", each("r")),
+                (0..n).map(|k| format!(", %x#{k}")).collect::<String>(),
             ),
         };
+        let rtypes: String = types.iter().map(|t| format!(", {t}")).collect();
         let text = format!(
-            "func.func @unrolled({}){ret} {{
+            "func.func @unrolled({}) -> (index{rtypes}) {{
   %c0 = arith.constant 0 : index
   %u = arith.constant {factor} : index
   %tc = arith.subi %hi, %lo : index
-  %rem = arith.remsi %tc, %u : index
-  %full = arith.cmpi eq, %rem, %c0 : index
-  {results}scf.if %full{ret} {{
-    {loop_results}scf.for %k = %lo to %hi step %u{iter} {{
-{yield_then}    }}
-{yield_x}  }} else {{
-{yield_else}  }}
-{returned}}}",
+  %tcp = arith.maxsi %tc, %c0 : index
+  %rem = arith.remsi %tcp, %u : index
+  %main = arith.subi %tcp, %rem : index
+  %mid = arith.addi %lo, %main : index
+  {results}scf.for %k = %lo to %mid step %u{iter} {{
+    scf.yield{yields}
+  }}
+  return %mid{returned} : index{rtypes}
+}}",
             params.join(", ")
         );
         let mut args = vec![mlirOperationGetOperand(l, 0), mlirOperationGetOperand(l, 1)];
         args.extend((0..n).map(|k| mlirOperationGetOperand(l, 3 + k as isize)));
         let (values, made) = instantiate(l, &text, &args)?;
         let loc = mlirOperationGetLocation(l);
-        let guard = made
-            .iter()
-            .copied()
-            .find(|o| op_name(*o) == "scf.if")
-            .ok_or("internal: the unrolling template has no scf.if")?;
         for o in &made {
             mlirOperationSetLocation(*o, loc);
         }
-        mlirOperationSetLocation(guard, loc);
-        // The unrolled loop: copies of the body, the iteration variable k + j.
-        let then_block = mlirRegionGetFirstBlock(mlirOperationGetRegion(guard, 0));
-        let unrolled = block_ops(then_block)
-            .into_iter()
+        let unrolled = made
+            .iter()
+            .copied()
             .find(|o| op_name(*o) == "scf.for")
             .ok_or("internal: the unrolling template has no loop")?;
-        mlirOperationSetLocation(unrolled, loc);
+        // The unrolled loop: copies of the body, the iteration variable k + j.
         let ub = body(unrolled);
         let new_yield = mlirBlockGetTerminator(ub);
         let k = iv(unrolled);
@@ -857,46 +910,109 @@ unsafe fn unroll_sequential(l: MlirOperation) -> Result<(), String> {
                     v[0]
                 }
             };
-            let mut map: Vec<(MlirValue, MlirValue)> = vec![(iv(l), kj)];
+            let mut map: HashMap<usize, MlirValue> = HashMap::new();
+            map.insert(iv(l).ptr as usize, kj);
             for (a, c) in current.iter().enumerate() {
-                map.push((mlirBlockGetArgument(b, 1 + a as isize), *c));
+                map.insert(mlirBlockGetArgument(b, 1 + a as isize).ptr as usize, *c);
             }
             for o in &ops {
                 let c = mlirOperationClone(*o);
-                for x in 0..mlirOperationGetNumOperands(c) {
-                    let v = mlirOperationGetOperand(c, x);
-                    if let Some((_, w)) = map.iter().find(|(f, _)| mlirValueEqual(*f, v)) {
-                        mlirOperationSetOperand(c, x, *w);
-                    }
+                remap(c, &map);
+                let mut inner = Vec::new();
+                super::promote_registers::nested(c, &mut inner);
+                for x in inner {
+                    remap(x, &map);
                 }
                 mlirBlockInsertOwnedOperationBefore(ub, new_yield, c);
                 for r in 0..mlirOperationGetNumResults(*o) {
-                    map.push((mlirOperationGetResult(*o, r), mlirOperationGetResult(c, r)));
+                    map.insert(
+                        mlirOperationGetResult(*o, r).ptr as usize,
+                        mlirOperationGetResult(c, r),
+                    );
                 }
             }
             current = (0..n)
-                .map(|a| {
-                    let v = mlirOperationGetOperand(yield_op, a as isize);
-                    map.iter()
-                        .find(|(f, _)| mlirValueEqual(*f, v))
-                        .map(|(_, w)| *w)
-                        .unwrap_or(v)
-                })
+                .map(|a| get(&map, mlirOperationGetOperand(yield_op, a as isize)))
                 .collect();
         }
         mlirOperationSetOperands(new_yield, n as isize, current.as_ptr());
-        // The loop as it was, in the else branch.
-        for (a, v) in values.iter().enumerate() {
-            mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(l, a as isize), *v);
+        hoist_loads(ub);
+        // The loop as it was runs the rest, from where the unrolled one stops.
+        mlirOperationSetOperand(l, 0, values[0]);
+        for a in 0..n {
+            mlirOperationSetOperand(l, 3 + a as isize, values[1 + a]);
         }
-        let else_block = mlirRegionGetFirstBlock(mlirOperationGetRegion(guard, 1));
-        let else_yield = mlirBlockGetTerminator(else_block);
-        mlirOperationRemoveFromParent(l);
-        mlirBlockInsertOwnedOperationBefore(else_block, else_yield, l);
-        let results: Vec<MlirValue> = (0..n)
-            .map(|a| mlirOperationGetResult(l, a as isize))
-            .collect();
-        mlirOperationSetOperands(else_yield, n as isize, results.as_ptr());
         Ok(())
+    }
+}
+
+/// Moves each load of `block`, with the index arithmetic before it, up above the
+/// operations before it that neither compute its operands nor may write its memory (a
+/// store or a region storing to a memref that may share its storage, an operation of
+/// unknown effects, a barrier), so that the loads of an unrolled loop's later
+/// iterations issue before the earlier ones' stores to other arrays, as the GPU's
+/// assembler cannot move them where it cannot tell the arrays apart.
+unsafe fn hoist_loads(block: MlirBlock) {
+    use super::promote_registers::{known, may_alias, nested, root};
+    unsafe {
+        let end = mlirBlockGetTerminator(block);
+        let mut order: Vec<MlirOperation> = block_ops(block)
+            .into_iter()
+            .filter(|o| o.ptr != end.ptr)
+            .collect();
+        let mut i = 0;
+        while i < order.len() {
+            let ld = order[i];
+            let index_arith = is_index_arith(ld);
+            if op_name(ld) != "memref.load" && !index_arith {
+                i += 1;
+                continue;
+            }
+            let m = match index_arith {
+                true => None,
+                false => Some(root(mlirOperationGetOperand(ld, 0))),
+            };
+            let operands: Vec<MlirValue> = (0..mlirOperationGetNumOperands(ld))
+                .map(|k| mlirOperationGetOperand(ld, k))
+                .collect();
+            let blocks = |x: MlirOperation| -> bool {
+                // The loads and index arithmetic keep their order among themselves.
+                if op_name(x) == "memref.load" || is_index_arith(x) {
+                    return true;
+                }
+                let defines = (0..mlirOperationGetNumResults(x)).any(|r| {
+                    let v = mlirOperationGetResult(x, r);
+                    operands.iter().any(|o| mlirValueEqual(*o, v))
+                });
+                let Some(m) = m else { return defines };
+                let mut inside = vec![x];
+                nested(x, &mut inside);
+                defines
+                    || inside.iter().any(|o| !known(&op_name(*o)))
+                    || super::forward_stores::written(&inside)
+                        .into_iter()
+                        .any(|w| may_alias(m, root(w)))
+            };
+            let mut j = i;
+            while j > 0 && !blocks(order[j - 1]) {
+                j -= 1;
+            }
+            if j < i {
+                mlirOperationMoveBefore(ld, order[j]);
+                let moved = order.remove(i);
+                order.insert(j, moved);
+            }
+            i += 1;
+        }
+    }
+}
+
+/// An `arith` operation of one `index` result and no region (pure).
+unsafe fn is_index_arith(o: MlirOperation) -> bool {
+    unsafe {
+        op_name(o).starts_with("arith.")
+            && mlirOperationGetNumRegions(o) == 0
+            && mlirOperationGetNumResults(o) == 1
+            && mlirTypeIsAIndex(mlirValueGetType(mlirOperationGetResult(o, 0)))
     }
 }

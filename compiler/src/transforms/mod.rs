@@ -7,6 +7,7 @@ pub mod bound_blocks;
 mod copy_prefetch;
 pub mod detect_scops;
 pub mod expand_scalars;
+pub mod forward_stores;
 pub mod ilp_unroll;
 pub mod inline_scops;
 pub mod launch_copies;

@@ -69,7 +69,9 @@
 //! scf.if %ne { memref.store %r, %C[%i, %j] : memref<64x64xf32> }
 //! ```
 
-use crate::mlir::{block_ops, body, instantiate, iv, op_name, print_type, string_ref, uses};
+use crate::mlir::{
+    block_ops, body, instantiate, iv, op_name, print_type, string_ref, uses, within,
+};
 use crate::registry::Options;
 use mlir_sys::*;
 
@@ -95,7 +97,7 @@ pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
 
 /// The `scf.for` loops inside `gpu.launch` bodies under `op`, inner loops before the
 /// loops around them.
-unsafe fn collect(op: MlirOperation, in_kernel: bool, out: &mut Vec<MlirOperation>) {
+pub(super) unsafe fn collect(op: MlirOperation, in_kernel: bool, out: &mut Vec<MlirOperation>) {
     let name = unsafe { op_name(op) };
     let in_kernel = in_kernel || name == "gpu.launch";
     for c in unsafe { crate::mlir::children(op) } {
@@ -401,7 +403,7 @@ struct Tile {
 
 /// The operations a loop that keeps a register may hold: those of known memory
 /// effects (the memref ops are checked for aliasing apart) and no barrier.
-fn known(name: &str) -> bool {
+pub(super) fn known(name: &str) -> bool {
     [
         "arith.", "math.", "scf.", "affine.", "index.", "memref.", "tgpu.",
     ]
@@ -449,17 +451,6 @@ pub(super) unsafe fn defined_inside(v: MlirValue, l: MlirOperation) -> bool {
             l,
         )
     }
-}
-
-/// Whether `op` is `l` or stands inside it.
-unsafe fn within(mut op: MlirOperation, l: MlirOperation) -> bool {
-    while !op.ptr.is_null() {
-        if op.ptr == l.ptr {
-            return true;
-        }
-        op = unsafe { mlirOperationGetParentOperation(op) };
-    }
-    false
 }
 
 /// Where a memref's storage comes from, through view operations.
@@ -524,7 +515,7 @@ pub(super) fn may_alias(a: Root, b: Root) -> bool {
 
 /// The zero of `t` as an `arith.constant` attribute, for the value a register holds when
 /// its loop does not run (never read then); None for a type it cannot hold.
-unsafe fn zero(t: MlirType) -> Option<&'static str> {
+pub(super) unsafe fn zero(t: MlirType) -> Option<&'static str> {
     unsafe {
         if mlirTypeIsAFloat(t) {
             Some("0.0")

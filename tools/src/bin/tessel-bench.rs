@@ -81,8 +81,9 @@ struct Args {
     /// Instead of one pipeline: each program's estimated time (all its launches) with
     /// the optimizations added one by one, as paper 000 Fig. 7: naive, tiled, +shared
     /// (tessel-promote-shared, tessel-stage-rows), +padding (tessel-pad-banks), +registers
-    /// (tessel-promote-registers), +coarsening (the block's outer thread extent chosen at
-    /// launch), +ILP (tessel-ilp-unroll: the default pipeline), with --autotune
+    /// (tessel-promote-registers, tessel-forward-stores), +coarsening (the block's outer
+    /// thread extent chosen at launch), +ILP (tessel-ilp-unroll: the default pipeline),
+    /// with --autotune
     /// +autotune (the default pipeline tuned for --gpu), and each one's speedup over
     /// naive.
     #[arg(long, conflicts_with_all = ["baseline", "passes", "pipeline", "json", "per_program"])]
@@ -110,11 +111,11 @@ const STAGES: [(&str, &str); 7] = [
     ),
     (
         "+registers",
-        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu{coarsen=1}, tessel-uniform-loops, tessel-stage-rows, tessel-promote-registers",
+        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu{coarsen=1}, tessel-uniform-loops, tessel-stage-rows, tessel-promote-registers, tessel-forward-stores",
     ),
     (
         "+coarsening",
-        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-uniform-loops, tessel-stage-rows, tessel-promote-registers",
+        "tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-uniform-loops, tessel-stage-rows, tessel-promote-registers, tessel-forward-stores",
     ),
     ("+ILP", "tessel-optimize{pipeline=default}"),
 ];
