@@ -30,10 +30,9 @@
 // CHECK-COUNT-4: memref.load %{{.*}} : memref<128x128xf32>
 // ...one loop over k carrying the 4 sums, 4 steps of k at a time over the largest
 // multiple of 4 steps of the k tile (the loads of 4 steps in flight together)...
-// CHECK: %[[TC:.*]] = arith.maxsi %{{.*}}, %c0 : index
+// CHECK: %[[TC:.*]] = arith.subi %[[HI:.*]], %{{.*}} : index
 // CHECK-NEXT: %[[KN:.*]] = arith.remsi %[[TC]], %c4 : index
-// CHECK-NEXT: %[[MAIN:.*]] = arith.subi %[[TC]], %[[KN]] : index
-// CHECK-NEXT: %[[MID:.*]] = arith.addi %{{.*}}, %[[MAIN]] : index
+// CHECK-NEXT: %[[MID:.*]] = arith.subi %[[HI]], %[[KN]] : index
 // CHECK-NEXT: %[[X:.*]]:4 = scf.for %{{.*}} to %[[MID]] step %c4 iter_args(%[[S0:.*]] = %[[C]]#0, %[[S1:.*]] = %[[C]]#1, %[[S2:.*]] = %[[C]]#2, %[[S3:.*]] = %[[C]]#3) -> (f32, f32, f32, f32) {
 // ...each step 4 elements of A's box, one of B's for all 4 rows; the 4 steps' loads
 // first, in their order, then the arithmetic.

@@ -16,10 +16,8 @@ module attributes {gpu.container_module} {
 // CHECK-LABEL: func.func @rows(
 // CHECK: gpu.launch
 // CHECK: %[[TC:.*]] = arith.subi %[[N:.*]], %[[LO:.*]] : index
-// CHECK-NEXT: %[[TCP:.*]] = arith.maxsi %[[TC]], %{{.*}} : index
-// CHECK-NEXT: %[[REM:.*]] = arith.remsi %[[TCP]], %[[U:.*]] : index
-// CHECK-NEXT: %[[MAIN:.*]] = arith.subi %[[TCP]], %[[REM]] : index
-// CHECK-NEXT: %[[MID:.*]] = arith.addi %[[LO]], %[[MAIN]] : index
+// CHECK-NEXT: %[[REM:.*]] = arith.remsi %[[TC]], %[[U:.*]] : index
+// CHECK-NEXT: %[[MID:.*]] = arith.subi %[[N]], %[[REM]] : index
 // CHECK-NEXT: %[[X:.*]] = scf.for %[[K:.*]] = %[[LO]] to %[[MID]] step %[[U]] iter_args(%[[A:.*]] = %{{.*}}) -> (i32) {
 // CHECK-NEXT: %[[V0:.*]] = memref.load %{{.*}}[%{{.*}}, %[[K]]] : memref<4x16xi32>
 // CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : index
@@ -130,13 +128,15 @@ func.func @kept(%A: memref<16xi32>, %n: index) {
   return
 }
 
-// A[i][j] = 16 i + j; the row sums for n = 16, then for n = 13 (and B's row 3).
+// A[i][j] = 16 i + j; the row sums for n = 16, then for n = 13 (and B's row 3), then
+// for n = -3 (no iteration: neither loop runs).
 // OUT: 120
 // OUT-NEXT: 376
 // OUT-NEXT: 888
 // OUT-NEXT: 78
 // OUT-NEXT: 702
 // OUT-NEXT: 55
+// OUT-NEXT: 0
   func.func @main() {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -177,6 +177,11 @@ func.func @kept(%A: memref<16xi32>, %n: index) {
     gpu.memcpy %h, %B : memref<4x16xi32>, memref<4x16xi32>
     %b = memref.load %h[%c3, %c7] : memref<4x16xi32>
     func.call @tessel_print_i32(%b) : (i32) -> ()
+    %cm3 = arith.constant -3 : index
+    call @rows(%A, %B, %Y, %cm3) : (memref<4x16xi32>, memref<4x16xi32>, memref<4xi32>, index) -> ()
+    gpu.memcpy %hy, %Y : memref<4xi32>, memref<4xi32>
+    %e0 = memref.load %hy[%c0] : memref<4xi32>
+    func.call @tessel_print_i32(%e0) : (i32) -> ()
     return
   }
   func.func private @tessel_print_i32(i32)

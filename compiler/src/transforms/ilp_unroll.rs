@@ -810,7 +810,7 @@ unsafe fn sequential(op: MlirOperation, in_kernel: bool, out: &mut Vec<MlirOpera
 /// ```mlir
 /// %r = scf.for %k = %lo to %hi step %c1 iter_args(%a = %init) -> (f32) { B(%k, %a) }
 /// // =>
-/// %mid = %lo + (max(%hi - %lo, 0) - max(%hi - %lo, 0) mod U)
+/// %mid = %hi - (%hi - %lo) rem U     // rem truncates: %mid <= %lo where %hi < %lo
 /// %x = scf.for %k = %lo to %mid step U iter_args(%a = %init) -> (f32) {
 ///   B(%k, %a) ; B(%k + 1, ...) ; ... ; B(%k + U - 1, ...)   // one block
 /// }
@@ -818,7 +818,8 @@ unsafe fn sequential(op: MlirOperation, in_kernel: bool, out: &mut Vec<MlirOpera
 /// ```
 ///
 /// Legal for any loop: the copies run the iterations in their order, each with the
-/// values the previous one yields.
+/// values the previous one yields. Where `%hi < %lo`, the remainder is in `(-U, 0]`,
+/// so `%lo >= %mid >= %hi` and neither loop runs.
 unsafe fn unroll_sequential(l: MlirOperation) -> Result<(), String> {
     unsafe {
         let b = body(l);
@@ -862,13 +863,10 @@ unsafe fn unroll_sequential(l: MlirOperation) -> Result<(), String> {
         let rtypes: String = types.iter().map(|t| format!(", {t}")).collect();
         let text = format!(
             "func.func @unrolled({}) -> (index{rtypes}) {{
-  %c0 = arith.constant 0 : index
   %u = arith.constant {factor} : index
   %tc = arith.subi %hi, %lo : index
-  %tcp = arith.maxsi %tc, %c0 : index
-  %rem = arith.remsi %tcp, %u : index
-  %main = arith.subi %tcp, %rem : index
-  %mid = arith.addi %lo, %main : index
+  %rem = arith.remsi %tc, %u : index
+  %mid = arith.subi %hi, %rem : index
   {results}scf.for %k = %lo to %mid step %u{iter} {{
     scf.yield{yields}
   }}
