@@ -99,6 +99,45 @@ func.func @distinct(%n: index) {
   return
 }
 
+// One array, stored under a condition at row k and loaded at row k + 1: the rows
+// differ by a constant, so the elements are distinct and the 8 loads come first; a
+// store to the row a later load reads (A[k + 1][0] before A[k + 1][tx]) keeps that
+// load after it.
+// CHECK-LABEL: func.func @apart(
+// CHECK: %[[A:.*]] = memref.alloc() : memref<17x4xi32>
+// CHECK: scf.for %{{.*}} step %{{.*}} {
+// CHECK-COUNT-8: memref.load %[[A]]
+// CHECK-NOT: memref.load
+// CHECK: scf.if
+// CHECK: scf.for %{{.*}} step %c8{{.*}} {
+// CHECK-NEXT: memref.load %[[A]]
+// CHECK: memref.store %{{.*}}, %[[A]][%{{.*}}, %c0]
+// CHECK-NEXT: memref.load %[[A]]
+func.func @apart(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %A = memref.alloc() : memref<17x4xi32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %first = arith.cmpi eq, %tx, %c0 : index
+    scf.for %k = %c0 to %n step %c1 {
+      %k1 = arith.addi %k, %c1 : index
+      %v = memref.load %A[%k1, %tx] : memref<17x4xi32>
+      scf.if %first {
+        memref.store %v, %A[%k, %tx] : memref<17x4xi32>
+      }
+    }
+    scf.for %k = %c0 to %n step %c1 {
+      %v = memref.load %A[%k, %tx] : memref<17x4xi32>
+      %k1 = arith.addi %k, %c1 : index
+      memref.store %v, %A[%k1, %c0] : memref<17x4xi32>
+    }
+    gpu.terminator
+  }
+  return
+}
+
 // Not unrolled: a loop with a barrier, a loop of step 2, a loop without loads.
 // CHECK-LABEL: func.func @kept(
 // CHECK-NOT: arith.remsi

@@ -106,7 +106,7 @@ pub(super) unsafe fn written(ops: &[MlirOperation]) -> Vec<MlirValue> {
 }
 
 /// The subscripts of a load or store, after its memref (and, for a store, its value).
-unsafe fn subscripts(o: MlirOperation) -> Vec<MlirValue> {
+pub(super) unsafe fn subscripts(o: MlirOperation) -> Vec<MlirValue> {
     unsafe {
         let first = if op_name(o) == "memref.store" { 2 } else { 1 };
         (first..mlirOperationGetNumOperands(o))

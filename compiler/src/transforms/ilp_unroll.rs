@@ -951,7 +951,7 @@ unsafe fn unroll_sequential(l: MlirOperation) -> Result<(), String> {
 /// iterations issue before the earlier ones' stores to other arrays, as the GPU's
 /// assembler cannot move them where it cannot tell the arrays apart.
 unsafe fn hoist_loads(block: MlirBlock) {
-    use super::promote_registers::{known, may_alias, nested, root};
+    use super::promote_registers::{nested, root};
     unsafe {
         let end = mlirBlockGetTerminator(block);
         let mut order: Vec<MlirOperation> = block_ops(block)
@@ -985,11 +985,7 @@ unsafe fn hoist_loads(block: MlirBlock) {
                 let Some(m) = m else { return defines };
                 let mut inside = vec![x];
                 nested(x, &mut inside);
-                defines
-                    || inside.iter().any(|o| !known(&op_name(*o)))
-                    || super::forward_stores::written(&inside)
-                        .into_iter()
-                        .any(|w| may_alias(m, root(w)))
+                defines || inside.iter().any(|o| conflicts(*o, ld, m))
             };
             let mut j = i;
             while j > 0 && !blocks(order[j - 1]) {
@@ -1002,6 +998,41 @@ unsafe fn hoist_loads(block: MlirBlock) {
             }
             i += 1;
         }
+    }
+}
+
+/// Whether operation `o` (no region of its own counted) may write what load `ld`, of
+/// a memref of root `m`, reads: an operation of unknown effects; a store to a memref
+/// that may share its storage, unless it is the load's memref and some subscript of
+/// the two differs by a nonzero constant (distinct elements: `u[k][c]` and
+/// `u[k + 1][i]`); any other operation writing such a memref.
+unsafe fn conflicts(
+    o: MlirOperation,
+    ld: MlirOperation,
+    m: super::promote_registers::Root,
+) -> bool {
+    use super::forward_stores::{subscripts, written};
+    use super::promote_registers::{known, may_alias, root};
+    unsafe {
+        let name = op_name(o);
+        if !known(&name) {
+            return true;
+        }
+        if name != "memref.store" {
+            return written(&[o]).into_iter().any(|w| may_alias(m, root(w)));
+        }
+        let w = mlirOperationGetOperand(o, 1);
+        if !may_alias(m, root(w)) {
+            return false;
+        }
+        let (a, b) = (subscripts(o), subscripts(ld));
+        let apart = mlirValueEqual(w, mlirOperationGetOperand(ld, 0))
+            && a.len() == b.len()
+            && a.iter().zip(&b).any(|(x, y)| {
+                let (fx, fy) = (Form::of(*x), Form::of(*y));
+                fx.terms == fy.terms && fx.constant != fy.constant
+            });
+        !apart
     }
 }
 
