@@ -5,6 +5,7 @@
 // flight together); the loop as it was runs the rest. The iterations keep their order,
 // each with the values the one before yields.
 // RUN: tessel-opt %s --tessel-ilp-unroll 2>/dev/null | FileCheck %s
+// RUN: tessel-opt %s --tessel-ilp-unroll --tessel-ilp-unroll 2>/dev/null | FileCheck %s
 // RUN: tessel-run %s --device=sim | FileCheck %s --check-prefix=OUT
 // RUN: tessel-opt %s --tessel-ilp-unroll -o %t.mlir 2>/dev/null
 // RUN: tessel-run %t.mlir --device=sim --profile=%t.json | FileCheck %s --check-prefix=OUT

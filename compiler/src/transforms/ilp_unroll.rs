@@ -762,12 +762,15 @@ impl Forms {
         }
     }
 }
+/// Marks the loops [`unroll_sequential`] made: the unrolled one and the rest.
+const UNROLLED: &str = "tessel.unrolled";
+
 /// The most operations an unrolled sequential loop's body may hold (all copies).
 const MAX_UNROLLED_OPS: usize = 128;
 
 /// The innermost sequential loops of kernels that [`unroll_sequential`] takes: an
 /// `scf.for` inside a `gpu.launch`, of step 1 (a constant), over `index`, not a
-/// coarsened point loop and not compared unsigned, whose body holds no loop and no
+/// coarsened point loop, not one this made and not compared unsigned, whose body holds no loop and no
 /// barrier (conditions, `scf.if`, may stand in it) and loads at least one element
 /// directly (latency to overlap).
 unsafe fn sequential(op: MlirOperation, in_kernel: bool, out: &mut Vec<MlirOperation>) {
@@ -775,7 +778,10 @@ unsafe fn sequential(op: MlirOperation, in_kernel: bool, out: &mut Vec<MlirOpera
         let name = unsafe { op_name(c) };
         let inside = in_kernel || name == "gpu.launch";
         unsafe { sequential(c, inside, out) };
-        if !inside || name != "scf.for" || unsafe { has(c, COARSENED) || has(c, "unsignedCmp") } {
+        if !inside
+            || name != "scf.for"
+            || unsafe { has(c, COARSENED) || has(c, UNROLLED) || has(c, "unsignedCmp") }
+        {
             continue;
         }
         unsafe {
@@ -935,7 +941,15 @@ unsafe fn unroll_sequential(l: MlirOperation) -> Result<(), String> {
         }
         mlirOperationSetOperands(new_yield, n as isize, current.as_ptr());
         hoist_loads(ub);
-        // The loop as it was runs the rest, from where the unrolled one stops.
+        // The loop as it was runs the rest, from where the unrolled one stops; both are
+        // marked, so that a second run leaves them alone.
+        for x in [unrolled, l] {
+            mlirOperationSetAttributeByName(
+                x,
+                crate::mlir::string_ref(UNROLLED),
+                mlirUnitAttrGet(mlirOperationGetContext(x)),
+            );
+        }
         mlirOperationSetOperand(l, 0, values[0]);
         for a in 0..n {
             mlirOperationSetOperand(l, 3 + a as isize, values[1 + a]);
