@@ -53,7 +53,7 @@
 //! ```
 
 use super::ilp_unroll::Form;
-use super::promote_registers::{collect, defined_inside, known, may_alias, nested, relocate};
+use super::promote_registers::{collect, defined_inside, known_inside, may_alias, relocate};
 use super::promote_registers::{root, zero};
 use crate::mlir::{block_ops, body, constant_value, instantiate, iv, op_name, print_type};
 use crate::mlir::{string_ref, uses, within};
@@ -124,11 +124,9 @@ unsafe fn candidates(l: MlirOperation) -> Vec<Forwarded> {
         if !mlirTypeIsAIndex(mlirValueGetType(iv(l))) {
             return Vec::new();
         }
-        let mut inside = Vec::new();
-        nested(l, &mut inside);
-        if inside.iter().any(|o| !known(&op_name(*o))) {
+        let Some(inside) = known_inside(l) else {
             return Vec::new();
-        }
+        };
         let writes = written(&inside);
         let k = iv(l).ptr as usize;
         let mut out = Vec::new();

@@ -415,6 +415,16 @@ pub(super) fn known(name: &str) -> bool {
         )
 }
 
+/// Every operation nested in `op`, where all are of known memory effects ([`known`]).
+pub(super) unsafe fn known_inside(op: MlirOperation) -> Option<Vec<MlirOperation>> {
+    let mut inside = Vec::new();
+    unsafe { nested(op, &mut inside) };
+    inside
+        .iter()
+        .all(|o| known(&unsafe { op_name(*o) }))
+        .then_some(inside)
+}
+
 /// The distinct memrefs `ops` use as operands, in order.
 unsafe fn memrefs_of(ops: &[MlirOperation]) -> Vec<MlirValue> {
     let mut memrefs: Vec<MlirValue> = Vec::new();
@@ -536,11 +546,9 @@ unsafe fn tiles(l: MlirOperation) -> Vec<Tile> {
         {
             return Vec::new();
         }
-        let mut inside = Vec::new();
-        nested(l, &mut inside);
-        if inside.iter().any(|o| !known(&op_name(*o))) {
+        let Some(inside) = known_inside(l) else {
             return Vec::new();
-        }
+        };
         // Every memref the loop uses, for the aliasing check.
         let memrefs = memrefs_of(&inside);
         let b = body(l);
