@@ -98,8 +98,10 @@ use mlir_sys::*;
 const MAX_OPERATIONS: u64 = 2_000_000;
 
 /// isl operations allowed for the schedule with C's statements, tried beside the
-/// schedule of whole loop bodies where they split one ([`visit`]).
-const C_STATEMENT_OPERATIONS: u64 = MAX_OPERATIONS / 4;
+/// schedule of whole loop bodies where they split one ([`visit`]). symm's needs more
+/// than 100 000; random program seed 29989's ran past 120 s with 500 000 (isl's pivots
+/// on big integers, each slow) and takes 10.7 s with this.
+const C_STATEMENT_OPERATIONS: u64 = MAX_OPERATIONS / 8;
 
 pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
     let fuse = options.get("fuse");
@@ -150,7 +152,7 @@ unsafe fn visit(op: MlirOperation, s: &Settings) -> Result<(), String> {
     });
     let (mut op, mut result) = (op, unsafe { schedule_fused(op, s) });
     if let Some(c) = copy {
-        // An attempt on the side: a quarter of the operations (a random program of 40
+        // An attempt on the side: an eighth of the operations (a random program of 40
         // statements took 4.3 s to schedule with C's statements, 1.1 s whole).
         let side = Settings {
             operations: C_STATEMENT_OPERATIONS,
