@@ -622,19 +622,17 @@ impl Form {
                 {
                     let a = Self::of_depth(mlirOperationGetOperand(d, 0), depth + 1);
                     let b = Self::of_depth(mlirOperationGetOperand(d, 1), depth + 1);
-                    let product = match (a.terms.is_empty(), b.terms.is_empty()) {
-                        (_, true) => Some(a.scaled(b.constant)),
-                        (true, _) => Some(b.scaled(a.constant)),
-                        _ => None,
+                    let form = match name.as_str() {
+                        "arith.addi" => a.combine(&b, 1),
+                        "arith.subi" => a.combine(&b, -1),
+                        _ => match (a.terms.is_empty(), b.terms.is_empty()) {
+                            (_, true) => a.scaled(b.constant),
+                            (true, _) => b.scaled(a.constant),
+                            _ => None,
+                        },
                     };
-                    match name.as_str() {
-                        "arith.addi" => return a.combine(&b, 1),
-                        "arith.subi" => return a.combine(&b, -1),
-                        _ => {
-                            if let Some(p) = product {
-                                return p;
-                            }
-                        }
+                    if let Some(f) = form {
+                        return f;
                     }
                 }
             }
@@ -659,16 +657,19 @@ impl Form {
         })
     }
 
-    fn scaled(&self, k: i64) -> Form {
-        Form {
-            terms: self
-                .terms
-                .iter()
-                .map(|(v, c)| (*v, c * k))
-                .filter(|t| t.1 != 0)
-                .collect(),
-            constant: self.constant * k,
+    /// `k × self`; None on overflow.
+    fn scaled(&self, k: i64) -> Option<Form> {
+        let mut terms = Vec::new();
+        for (v, c) in &self.terms {
+            let kc = c.checked_mul(k)?;
+            if kc != 0 {
+                terms.push((*v, kc));
+            }
         }
+        Some(Form {
+            terms,
+            constant: self.constant.checked_mul(k)?,
+        })
     }
 
     fn leaf(v: MlirValue) -> Form {
@@ -678,20 +679,22 @@ impl Form {
         }
     }
 
-    fn combine(&self, o: &Form, k: i64) -> Form {
+    /// `self + k × o`; None on overflow (the value is then a term of its own).
+    fn combine(&self, o: &Form, k: i64) -> Option<Form> {
         let mut terms = self.terms.clone();
         for (v, c) in &o.terms {
+            let kc = k.checked_mul(*c)?;
             match terms.iter_mut().find(|(w, _)| w == v) {
-                Some(t) => t.1 += k * c,
-                None => terms.push((*v, k * c)),
+                Some(t) => t.1 = t.1.checked_add(kc)?,
+                None => terms.push((*v, kc)),
             }
         }
         terms.retain(|t| t.1 != 0);
         terms.sort();
-        Form {
+        Some(Form {
             terms,
-            constant: self.constant + k * o.constant,
-        }
+            constant: self.constant.checked_add(k.checked_mul(o.constant)?)?,
+        })
     }
 }
 
@@ -732,11 +735,11 @@ impl Forms {
             let (a, b) = (mlirOperationGetOperand(d, 0), mlirOperationGetOperand(d, 1));
             let (fa, fb) = (self.form(a), self.form(b));
             match name.as_str() {
-                "arith.addi" => Some(fa.combine(&fb, 1)),
-                "arith.subi" => Some(fa.combine(&fb, -1)),
+                "arith.addi" => fa.combine(&fb, 1),
+                "arith.subi" => fa.combine(&fb, -1),
                 _ => match (fa.terms.is_empty(), fb.terms.is_empty()) {
-                    (_, true) => Some(fa.scaled(fb.constant)),
-                    (true, _) => Some(fb.scaled(fa.constant)),
+                    (_, true) => fa.scaled(fb.constant),
+                    (true, _) => fb.scaled(fa.constant),
                     _ => None,
                 },
             }
