@@ -59,15 +59,17 @@
 // CHECK: %[[V:.*]] = scf.if %{{.*}} -> (i32) {
 // CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<10x7xi32>
 // CHECK: %[[E1:.*]] = arith.addi %[[E]], %{{.*}} : index
-// CHECK-NEXT: arith.cmpi ult, %[[E1]], %[[ROWS]] : index
+// CHECK-NEXT: %[[IN1:.*]] = arith.cmpi ult, %[[E1]], %[[ROWS]] : index
 // CHECK: scf.if %{{.*}} -> (i32) {
 // CHECK: scf.if %{{.*}} -> (i32) {
-// ...then the stores.
-// CHECK: scf.if
-// CHECK-NEXT: memref.store %[[V]], %[[S]][%[[E]], %[[COL]]] : memref<5x5xi32, #gpu.address_space<workgroup>>
-// CHECK: scf.if
+// ...then the stores, each where its row is in the tile (the first always is), not
+// only where it is inside A: a slot outside A gets zero, so that the warp's request
+// stays whole.
+// CHECK: memref.store %[[V]], %[[S]][%[[E]], %[[COL]]] : memref<5x5xi32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: scf.if %[[IN1]] {
 // CHECK-NEXT: memref.store
-// CHECK: scf.if
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.if
 // CHECK-NEXT: memref.store
 // CHECK-NEXT: }
 // CHECK-NEXT: }

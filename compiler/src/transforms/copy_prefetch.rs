@@ -20,7 +20,7 @@
 //! `memref.alloca` at the top of the launch, which `mem2reg` makes a value carried by the
 //! loop). Before the loop the registers load the first iteration's elements; the copy
 //! becomes the stores of the registers into shared memory (each where the element is in
-//! the tile and inside the source, as the copy's own guards); right after the barrier
+//! the tile, as the copy's own stores); right after the barrier
 //! the registers load the next iteration's elements. These loads have no guard: an index
 //! outside the source is clamped into it, and the value is never stored, so no branch
 //! waits for them before the block's computation. Copies of one loop load together.
@@ -40,7 +40,7 @@
 //! %r = memref.alloca() : memref<f32>               // one per element of the thread
 //! memref.store (load %A[clamp(%o(%lb) + e)]), %r[]
 //! scf.for %t = %lb to %ub step %s {
-//!   scf.if (e in tile and inside %A) { memref.store (load %r[]), %sA[e] }
+//!   scf.if (e in tile) { memref.store (load %r[]), %sA[e] }
 //!   gpu.barrier
 //!   memref.store (load %A[clamp(%o(%t + %s) + e)]), %r[]
 //!   compute(%sA)
@@ -428,7 +428,8 @@ fn fetch(c: &Candidate) -> String {
 }
 
 /// The copy as stores of the thread's registers: `@put(%src, %dst, offsets...,
-/// registers...)`, each element where it is in the tile and inside the source.
+/// registers...)`, each element where it is in the tile (one outside the source stores
+/// its clamped value in a slot no thread reads).
 fn put(c: &Candidate) -> String {
     let step = c.copy.step();
     let reg = format!("memref<{}>", c.copy.elem);
@@ -439,10 +440,13 @@ fn put(c: &Candidate) -> String {
         t += &el.text;
         let ok = match u {
             0 => {
-                t += &format!("    %pfirst_ok = arith.andi %first_in, {} : i1\n", el.ok);
+                t += &format!(
+                    "    %pfirst_ok = arith.andi %first_in, {} : i1\n",
+                    el.store_ok
+                );
                 "%pfirst_ok".to_string()
             }
-            _ => el.ok.clone(),
+            _ => el.store_ok.clone(),
         };
         t += &format!(
             "    %pv_{u} = memref.load %r{u}[] : {reg}\n    scf.if {ok} {{\n      {}\n    }}\n",

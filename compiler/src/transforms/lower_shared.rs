@@ -8,7 +8,10 @@
 //!   row-major order, the linear thread id `e` of the block taking elements `e`,
 //!   `e + threads`, ... so that consecutive threads move consecutive elements of a row
 //!   (coalesced on the global side, one bank each on the shared side); an element whose
-//!   global index is outside the global memref (a boundary tile) is skipped. Where
+//!   global index is outside the global memref (a boundary tile) is not loaded, and a
+//!   copy into shared memory stores zero in its slot, which no thread reads, so that the
+//!   warps of a boundary tile store whole rows, with no more bank conflicts than an
+//!   interior tile's (a copy back to global memory skips it). Where
 //!   every block the launch may have holds a multiple of the tile's row length threads
 //!   (its dimensions of fixed size do), a thread's elements all lie in one column, in
 //!   rows `threads / W` apart: the loop counts rows and no element needs a division
@@ -46,7 +49,7 @@
 //!     %r = %e floordiv 34, %c = %e mod 34               // and for %e + %threads, ...
 //!     %v = scf.if (%i + %r, %j + %c) in bounds of %A { %A[%i + %r, %j + %c] } else { 0 }
 //!     ...                                               // the 3 other loads
-//!     scf.if (in bounds) { %s[%r, %c] = %v }            // then the 4 stores
+//!     scf.if (%e + k * %threads < 1156) { %s[%r, %c] = %v } // then the 4 stores
 //!   }
 //! }
 //! // with a block of 34x8 threads instead: column %c = %e0 mod 34 of rows 8 apart
@@ -453,7 +456,10 @@ impl Step<'_> {
             t += &format!(
                 "    %{p}v_{u} = scf.if {ok} -> ({elem}) {{\n      %{p}x_{u} = {load}\n      scf.yield %{p}x_{u} : {elem}\n    }} else {{\n      %{p}z_{u} = arith.constant {zero} : {elem}\n      scf.yield %{p}z_{u} : {elem}\n    }}\n"
             );
-            stores += &format!("    scf.if {ok} {{\n      {}\n    }}\n", el.store);
+            stores += &match el.store_ok.as_str() {
+                "%true" => format!("    {}\n", el.store),
+                ok => format!("    scf.if {ok} {{\n      {}\n    }}\n", el.store),
+            };
         }
         t + &stores
     }
@@ -533,15 +539,25 @@ impl Step<'_> {
             0 => "%true".to_string(),
             _ => format!("%{p}ein_{u}"),
         };
+        let in_tile = ok.clone();
         if guarded {
             for k in 0..r {
                 t += &format!("    %{p}ok{k}_{u} = arith.andi {ok}, %{p}in{k}_{u} : i1\n");
                 ok = format!("%{p}ok{k}_{u}");
             }
         }
+        // A shared buffer holds the whole tile, so its stores need only the element
+        // to be in the tile: one outside the global memref gets the zero (or the clamped
+        // value) its load yields, in a slot no thread reads, and a boundary tile's
+        // stores stay whole requests, as conflict-free as an interior tile's.
+        let store_ok = match self.shared_src {
+            true => ok.clone(),
+            false => in_tile,
+        };
         Element {
             text: t,
             ok,
+            store_ok,
             src: si.clone(),
             store,
         }
@@ -554,6 +570,9 @@ pub(super) struct Element {
     pub text: String,
     /// The `i1` value that holds when it is copied (with guards).
     pub ok: String,
+    /// The `i1` value that holds when its store runs: `ok`, or into shared memory, only
+    /// that it is in the tile.
+    pub store_ok: String,
     /// Its indices in the source.
     pub src: Vec<String>,
     /// Its store of `%{p}v_{u}` into the destination.
