@@ -428,7 +428,7 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "tessel-forward-stores",
-        summary: "Carry in a register the value a loop of a kernel stores in one iteration and loads back in the next (a recurrence along a thread's loop: adi's p[i][j] from p[i][j - 1]): the load goes, the loop carries the stored value, one load before the loop reads what its first iteration read; where the store is the loop's only write to the array, runs in every iteration at subscripts that change with the loop, and no other write in the loop may touch the array (paper 001 sec. 7.3, paper 002 sec. 3)",
+        summary: "Carry in a register the value a loop of a kernel stores in one iteration and loads back in the next (a recurrence along a thread's loop: adi's p[i][j] from p[i][j - 1]): the load goes, the loop carries the stored value, one load before the loop reads what its first iteration read; where the store is the loop's only write to the array, runs in every iteration at subscripts that change with the loop, and no other write in the loop may touch the array; and a load of an element the thread loaded before, with nothing between that may write it (looked for through the scf.if around it: a C conditional's operand loaded again in its branch), reuses that load's value (paper 001 sec. 7.3, paper 002 sec. 3)",
         options: &[],
         example: "scf.for %j ... { %p = memref.load %P[%i, %j - 1]; %d = f(%p); memref.store %d, %P[%i, %j] }  =>  %p0 = memref.load %P[%i, %lo - 1]; scf.for %j ... iter_args(%p = %p0) { %d = f(%p); memref.store %d, %P[%i, %j]; scf.yield %d }",
         kind: PassKind::Rust {

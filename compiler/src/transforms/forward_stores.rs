@@ -28,6 +28,17 @@
 //! loop, and runs only when the loop runs at least once (the address may be outside
 //! `M` otherwise).
 //!
+//! The pass also reuses loads: a load in a kernel of an element the thread loaded
+//! before (the same memref, subscripts of equal linear forms), with nothing between
+//! them that may write it (a store to a memref that may alias it, unless to an
+//! element of its own memref a constant apart; an operation of unknown effects; a
+//! barrier), takes the earlier load's value. The earlier load is looked for backwards from the load in
+//! its block, then from each `scf.if` around it in that one's block (not across a loop,
+//! whose earlier iterations would come between). A C conditional's chosen operand,
+//! loaded again in its branch (softmax's `A[i][j] > mx ? A[i][j] : mx`), no longer costs
+//! a second load, nor one of divergent lanes (a partial request, whose banks the
+//! padding of a staged row does not keep apart).
+//!
 //! Preconditions: after `tessel-map-to-gpu` (kernels as `gpu.launch` with `scf` and
 //! `memref` inside), before the device preparation; loops outside launches are left
 //! alone. Runs after `tessel-promote-registers` (which keeps elements fixed across a
@@ -68,8 +79,73 @@ pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
         for l in loops {
             forward(l)?;
         }
+        reuse_loads(op);
     }
     Ok(())
+}
+
+/// Replaces each load in a kernel that reads an element the thread loaded before (the
+/// same memref at subscripts of equal linear forms), with nothing between them that
+/// may write it, by the earlier load's value. Looked for backwards from the load in
+/// its block, then from the `scf.if` around it in that one's, and so on up to another
+/// operation: a C conditional's chosen operand, loaded again in the branch after its
+/// comparison (`A[i][j] > mx ? A[i][j] : mx`), reuses the comparison's load.
+unsafe fn reuse_loads(op: MlirOperation) {
+    use super::ilp_unroll::conflicts;
+    use super::promote_registers::nested;
+    unsafe {
+        let mut all = Vec::new();
+        nested(op, &mut all);
+        let mut loads = Vec::new();
+        for l in all.into_iter().filter(|o| op_name(*o) == "gpu.launch") {
+            nested(l, &mut loads);
+        }
+        for ld in loads {
+            if op_name(ld) != "memref.load" {
+                continue;
+            }
+            let m = mlirOperationGetOperand(ld, 0);
+            let at: Vec<Form> = subscripts(ld).into_iter().map(|v| Form::of(v)).collect();
+            let same = |o: MlirOperation| {
+                op_name(o) == "memref.load"
+                    && mlirValueEqual(mlirOperationGetOperand(o, 0), m)
+                    && subscripts(o)
+                        .into_iter()
+                        .map(|v| Form::of(v))
+                        .eq(at.iter().cloned())
+            };
+            let mut cur = ld;
+            let earlier = 'up: loop {
+                let block = mlirOperationGetBlock(cur);
+                let before: Vec<MlirOperation> = block_ops(block)
+                    .into_iter()
+                    .take_while(|o| o.ptr != cur.ptr)
+                    .collect();
+                for &o in before.iter().rev() {
+                    if same(o) {
+                        break 'up Some(o);
+                    }
+                    let mut inside = vec![o];
+                    nested(o, &mut inside);
+                    if inside.iter().any(|x| conflicts(*x, ld, root(m))) {
+                        break 'up None;
+                    }
+                }
+                let parent = mlirBlockGetParentOperation(block);
+                if parent.ptr.is_null() || op_name(parent) != "scf.if" {
+                    break None;
+                }
+                cur = parent;
+            };
+            if let Some(e) = earlier {
+                mlirValueReplaceAllUsesOfWith(
+                    mlirOperationGetResult(ld, 0),
+                    mlirOperationGetResult(e, 0),
+                );
+                mlirOperationDestroy(ld);
+            }
+        }
+    }
 }
 
 /// A store of a loop whose value the next iteration loads back.

@@ -1023,7 +1023,7 @@ unsafe fn hoist_loads(block: MlirBlock) {
 /// that may share its storage, unless it is the load's memref and some subscript of
 /// the two differs by a nonzero constant (distinct elements: `u[k][c]` and
 /// `u[k + 1][i]`); any other operation writing such a memref.
-unsafe fn conflicts(
+pub(super) unsafe fn conflicts(
     o: MlirOperation,
     ld: MlirOperation,
     m: super::promote_registers::Root,
