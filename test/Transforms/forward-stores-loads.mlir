@@ -1,5 +1,5 @@
-// tessel-forward-stores on loads: a load of an element the thread loaded before, with
-// nothing between them that may write it, reuses the earlier load's value. The C
+// tessel-forward-stores on loads: a load of an element the thread loaded or stored
+// before, with nothing between them that may write it, reuses the value. The C
 // conditional `A[t][j] > m ? A[t][j] : m` loads its chosen operand again in the
 // branch; that load goes (in a kernel, a branch's load of divergent lanes is a
 // partial request of its own). Loads are looked for backwards through the scf.if
@@ -48,9 +48,72 @@ func.func @rowmax(%A: memref<4x8xi32>, %M: memref<4xi32>) {
   return
 }
 
-// Kept: a store to the element between the loads, a store through another argument
-// (which may be the same array), a barrier, a loop between them, and a load of a
-// neighbouring element.
+// The quotient stored into P[t][t] is stored again into Q[t][0] with no load of it.
+// CHECK-LABEL: func.func @stored(
+// CHECK-SAME: %[[P:[^:]*]]: memref<4x4xf64>, %[[Q:[^:]*]]: memref<4x4xf64>
+// CHECK: %[[X:.*]] = memref.load %[[P]]
+// CHECK: %[[D:.*]] = arith.divf %[[X]], %{{.*}} : f64
+// CHECK-NEXT: memref.store %[[D]], %[[P]]
+// CHECK-NOT: memref.load
+// CHECK: memref.store %[[D]], %[[Q]]
+// And the scalar register it is also stored in, read in a branch (a 0-d memref).
+// CHECK: scf.if %{{.*}} -> (f64) {
+// CHECK-NEXT: scf.yield %[[D]] : f64
+func.func @stored(%P: memref<4x4xf64>, %Q: memref<4x4xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %x = memref.load %P[%tx, %tx] : memref<4x4xf64>
+    %two = arith.constant 2.0 : f64
+    %d = arith.divf %x, %two : f64
+    memref.store %d, %P[%tx, %tx] : memref<4x4xf64>
+    %y = memref.load %P[%tx, %tx] : memref<4x4xf64>
+    memref.store %y, %Q[%tx, %c0] : memref<4x4xf64>
+    %r = memref.alloca() : memref<f64>
+    memref.store %d, %r[] : memref<f64>
+    %gt = arith.cmpf ogt, %d, %two : f64
+    %w = scf.if %gt -> (f64) {
+      %l = memref.load %r[] : memref<f64>
+      scf.yield %l : f64
+    } else {
+      scf.yield %two : f64
+    }
+    memref.store %w, %Q[%tx, %c1] : memref<4x4xf64>
+    gpu.terminator
+  }
+  return
+}
+
+// A 0-d memref's element, loaded before a branch and again in it.
+// CHECK-LABEL: func.func @scalar(
+// CHECK: %[[S:.*]] = memref.load
+// CHECK: scf.if %{{.*}} -> (f64) {
+// CHECK-NEXT: scf.yield %[[S]] : f64
+func.func @scalar(%S: memref<f64>, %Q: memref<4xf64>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %s = memref.load %S[] : memref<f64>
+    %z = arith.constant 0.0 : f64
+    %gt = arith.cmpf ogt, %s, %z : f64
+    %w = scf.if %gt -> (f64) {
+      %l = memref.load %S[] : memref<f64>
+      scf.yield %l : f64
+    } else {
+      scf.yield %z : f64
+    }
+    memref.store %w, %Q[%tx] : memref<4xf64>
+    gpu.terminator
+  }
+  return
+}
+
+// Kept: a store that may be to the element between the loads (A[0][t], for t = 0), a
+// store through another argument (which may be the same array), a barrier, a loop
+// between them, and a load of a neighbouring element.
 // CHECK-LABEL: func.func @kept(
 // CHECK-COUNT-8: memref.load
 // CHECK-NOT: memref.load
@@ -63,7 +126,7 @@ func.func @kept(%A: memref<4x8xi32>, %B: memref<4x8xi32>, %c: i1) {
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
     %a = memref.load %A[%tx, %c0] : memref<4x8xi32>
-    memref.store %z, %A[%tx, %c0] : memref<4x8xi32>
+    memref.store %z, %A[%c0, %tx] : memref<4x8xi32>
     %b = memref.load %A[%tx, %c0] : memref<4x8xi32>
     %d = memref.load %A[%tx, %c1] : memref<4x8xi32>
     memref.store %z, %B[%tx, %c1] : memref<4x8xi32>

@@ -28,16 +28,17 @@
 //! loop, and runs only when the loop runs at least once (the address may be outside
 //! `M` otherwise).
 //!
-//! The pass also reuses loads: a load in a kernel of an element the thread loaded
-//! before (the same memref, subscripts of equal linear forms), with nothing between
-//! them that may write it (a store to a memref that may alias it, unless to an
+//! The pass also reuses loads: a load in a kernel of an element the thread loaded or
+//! stored before (the same memref, subscripts of equal linear forms), with nothing
+//! between them that may write it (a store to a memref that may alias it, unless to an
 //! element of its own memref a constant apart; an operation of unknown effects; a
-//! barrier), takes the earlier load's value. The earlier load is looked for backwards from the load in
+//! barrier), takes the value loaded or stored. The earlier load is looked for backwards from the load in
 //! its block, then from each `scf.if` around it in that one's block (not across a loop,
 //! whose earlier iterations would come between). A C conditional's chosen operand,
 //! loaded again in its branch (softmax's `A[i][j] > mx ? A[i][j] : mx`), no longer costs
 //! a second load, nor one of divergent lanes (a partial request, whose banks the
-//! padding of a staged row does not keep apart).
+//! padding of a staged row does not keep apart); covariance's `cov[j][i] = cov[i][j]`
+//! right after `cov[i][j] /= d` stores the quotient without loading it back.
 //!
 //! Preconditions: after `tessel-map-to-gpu` (kernels as `gpu.launch` with `scf` and
 //! `memref` inside), before the device preparation; loops outside launches are left
@@ -84,12 +85,13 @@ pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
     Ok(())
 }
 
-/// Replaces each load in a kernel that reads an element the thread loaded before (the
-/// same memref at subscripts of equal linear forms), with nothing between them that
-/// may write it, by the earlier load's value. Looked for backwards from the load in
-/// its block, then from the `scf.if` around it in that one's, and so on up to another
-/// operation: a C conditional's chosen operand, loaded again in the branch after its
-/// comparison (`A[i][j] > mx ? A[i][j] : mx`), reuses the comparison's load.
+/// Replaces each load in a kernel that reads an element the thread loaded or stored
+/// before (the same memref at subscripts of equal linear forms), with nothing between
+/// them that may write it, by the value loaded or stored. Looked for backwards from the
+/// load in its block, then from the `scf.if` around it in that one's, and so on up to
+/// another operation: a C conditional's chosen operand, loaded again in the branch
+/// after its comparison (`A[i][j] > mx ? A[i][j] : mx`), reuses the comparison's load;
+/// covariance's `cov[j][i] = cov[i][j]` after `cov[i][j] /= d` stores the quotient.
 unsafe fn reuse_loads(op: MlirOperation) {
     use super::ilp_unroll::conflicts;
     use super::promote_registers::nested;
@@ -106,13 +108,23 @@ unsafe fn reuse_loads(op: MlirOperation) {
             }
             let m = mlirOperationGetOperand(ld, 0);
             let at: Vec<Form> = subscripts(ld).into_iter().map(|v| Form::of(v)).collect();
-            let same = |o: MlirOperation| {
-                op_name(o) == "memref.load"
-                    && mlirValueEqual(mlirOperationGetOperand(o, 0), m)
+            // The value `o` loads or stores at the load's element.
+            let value = |o: MlirOperation| {
+                let store = match op_name(o).as_str() {
+                    "memref.load" => false,
+                    "memref.store" => true,
+                    _ => return None,
+                };
+                let same = mlirValueEqual(mlirOperationGetOperand(o, store as isize), m)
                     && subscripts(o)
                         .into_iter()
                         .map(|v| Form::of(v))
-                        .eq(at.iter().cloned())
+                        .eq(at.iter().cloned());
+                match (same, store) {
+                    (false, _) => None,
+                    (true, true) => Some(mlirOperationGetOperand(o, 0)),
+                    (true, false) => Some(mlirOperationGetResult(o, 0)),
+                }
             };
             let mut cur = ld;
             let earlier = 'up: loop {
@@ -122,8 +134,8 @@ unsafe fn reuse_loads(op: MlirOperation) {
                     .take_while(|o| o.ptr != cur.ptr)
                     .collect();
                 for &o in before.iter().rev() {
-                    if same(o) {
-                        break 'up Some(o);
+                    if let Some(v) = value(o) {
+                        break 'up Some(v);
                     }
                     let mut inside = vec![o];
                     nested(o, &mut inside);
@@ -137,11 +149,8 @@ unsafe fn reuse_loads(op: MlirOperation) {
                 }
                 cur = parent;
             };
-            if let Some(e) = earlier {
-                mlirValueReplaceAllUsesOfWith(
-                    mlirOperationGetResult(ld, 0),
-                    mlirOperationGetResult(e, 0),
-                );
+            if let Some(v) = earlier {
+                mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(ld, 0), v);
                 mlirOperationDestroy(ld);
             }
         }
