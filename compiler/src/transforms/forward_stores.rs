@@ -32,9 +32,9 @@
 //! stored before (the same memref, subscripts of equal linear forms), with nothing
 //! between them that may write it (a store to a memref that may alias it, unless to an
 //! element of its own memref a constant apart; an operation of unknown effects; a
-//! barrier), takes the value loaded or stored. The earlier load is looked for backwards from the load in
-//! its block, then from each `scf.if` around it in that one's block (not across a loop,
-//! whose earlier iterations would come between). A C conditional's chosen operand,
+//! barrier), takes the value loaded or stored. The earlier access is looked for
+//! backwards from the load in its block, then from each `scf.if` around it in that
+//! one's block (not across a loop, whose earlier iterations would come between). A C conditional's chosen operand,
 //! loaded again in its branch (softmax's `A[i][j] > mx ? A[i][j] : mx`), no longer costs
 //! a second load, nor one of divergent lanes (a partial request, whose banks the
 //! padding of a staged row does not keep apart); covariance's `cov[j][i] = cov[i][j]`
