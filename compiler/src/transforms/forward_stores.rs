@@ -65,7 +65,7 @@
 //! ```
 
 use super::ilp_unroll::Form;
-use super::promote_registers::{collect, defined_inside, known_inside, may_alias, relocate};
+use super::promote_registers::{collect, defined_inside, instantiate_at, known_inside, may_alias};
 use super::promote_registers::{root, zero};
 use crate::mlir::{block_ops, body, constant_value, instantiate, iv, op_name, print_type};
 use crate::mlir::{string_ref, uses, within};
@@ -107,7 +107,7 @@ unsafe fn reuse_loads(op: MlirOperation) {
                 continue;
             }
             let m = mlirOperationGetOperand(ld, 0);
-            let at: Vec<Form> = subscripts(ld).into_iter().map(|v| Form::of(v)).collect();
+            let at = subscript_forms(ld);
             // The value `o` loads or stores at the load's element.
             let value = |o: MlirOperation| {
                 let store = match op_name(o).as_str() {
@@ -116,10 +116,7 @@ unsafe fn reuse_loads(op: MlirOperation) {
                     _ => return None,
                 };
                 let same = mlirValueEqual(mlirOperationGetOperand(o, store as isize), m)
-                    && subscripts(o)
-                        .into_iter()
-                        .map(|v| Form::of(v))
-                        .eq(at.iter().cloned());
+                    && subscript_forms(o) == at;
                 match (same, store) {
                     (false, _) => None,
                     (true, true) => Some(mlirOperationGetOperand(o, 0)),
@@ -200,6 +197,11 @@ pub(super) unsafe fn subscripts(o: MlirOperation) -> Vec<MlirValue> {
     }
 }
 
+/// The linear forms of the subscripts of a load or store.
+pub(super) unsafe fn subscript_forms(o: MlirOperation) -> Vec<Form> {
+    unsafe { subscripts(o).into_iter().map(|v| Form::of(v)).collect() }
+}
+
 /// The stores of loop `l` whose values its next iteration loads back (see the module).
 unsafe fn candidates(l: MlirOperation) -> Vec<Forwarded> {
     unsafe {
@@ -243,7 +245,7 @@ unsafe fn candidates(l: MlirOperation) -> Vec<Forwarded> {
                 continue;
             }
             // The store's subscripts, linear in the counter and outer values.
-            let forms: Vec<Form> = subscripts(s).into_iter().map(|v| Form::of(v)).collect();
+            let forms = subscript_forms(s);
             let outer = |f: &Form| {
                 f.terms.iter().all(|(v, _)| {
                     *v == k
@@ -270,13 +272,7 @@ unsafe fn candidates(l: MlirOperation) -> Vec<Forwarded> {
             let loads: Vec<MlirOperation> = in_loop
                 .iter()
                 .copied()
-                .filter(|u| {
-                    op_name(*u) == "memref.load"
-                        && subscripts(*u)
-                            .into_iter()
-                            .zip(&before)
-                            .all(|(v, f)| Form::of(v) == *f)
-                })
+                .filter(|u| op_name(*u) == "memref.load" && subscript_forms(*u) == before)
                 .collect();
             if !loads.is_empty() {
                 let top = loads
@@ -387,10 +383,7 @@ unsafe fn forward(l: MlirOperation) -> Result<(), String> {
             returned.join(", "),
             types.join(", ")
         );
-        let (inits, made) = instantiate(l, &text, &args)?;
-        for o in &made {
-            relocate(*o, loc);
-        }
+        let (inits, _) = instantiate_at(l, &text, &args, loc)?;
         // The loop, carrying the stored values as well.
         let n_old = mlirOperationGetNumResults(l) as usize;
         let stored: Vec<MlirValue> = found
@@ -440,10 +433,7 @@ unsafe fn first_only(
             params.join(", "),
             names.join(", ")
         );
-        let (values, made) = instantiate(ld, &text, &args)?;
-        for o in &made {
-            relocate(*o, mlirOperationGetLocation(ld));
-        }
+        let (values, _) = instantiate_at(ld, &text, &args, mlirOperationGetLocation(ld))?;
         Ok(values[0])
     }
 }

@@ -614,29 +614,41 @@ impl Form {
                     constant: c,
                 };
             }
-            if depth < 32 && mlirValueIsAOpResult(v) && mlirTypeIsAIndex(mlirValueGetType(v)) {
-                let d = mlirOpResultGetOwner(v);
-                let name = op_name(d);
-                if matches!(name.as_str(), "arith.addi" | "arith.subi" | "arith.muli")
-                    && mlirOperationGetNumOperands(d) == 2
-                {
-                    let a = Self::of_depth(mlirOperationGetOperand(d, 0), depth + 1);
-                    let b = Self::of_depth(mlirOperationGetOperand(d, 1), depth + 1);
-                    let form = match name.as_str() {
-                        "arith.addi" => a.combine(&b, 1),
-                        "arith.subi" => a.combine(&b, -1),
-                        _ => match (a.terms.is_empty(), b.terms.is_empty()) {
-                            (_, true) => a.scaled(b.constant),
-                            (true, _) => b.scaled(a.constant),
-                            _ => None,
-                        },
-                    };
-                    if let Some(f) = form {
-                        return f;
-                    }
+            if depth < 32 {
+                if let Some(f) = Self::combined(v, |o| Self::of_depth(o, depth + 1)) {
+                    return f;
                 }
             }
             Form::leaf(v)
+        }
+    }
+
+    /// The form of `v` where it is an index `arith.addi`, `arith.subi` or `arith.muli` by
+    /// a constant, from the forms `operand` gives its two operands; None for another
+    /// value or on overflow.
+    unsafe fn combined(v: MlirValue, operand: impl Fn(MlirValue) -> Form) -> Option<Form> {
+        unsafe {
+            if !mlirValueIsAOpResult(v) || !mlirTypeIsAIndex(mlirValueGetType(v)) {
+                return None;
+            }
+            let d = mlirOpResultGetOwner(v);
+            let name = op_name(d);
+            if !matches!(name.as_str(), "arith.addi" | "arith.subi" | "arith.muli")
+                || mlirOperationGetNumOperands(d) != 2
+            {
+                return None;
+            }
+            let a = operand(mlirOperationGetOperand(d, 0));
+            let b = operand(mlirOperationGetOperand(d, 1));
+            match name.as_str() {
+                "arith.addi" => a.combine(&b, 1),
+                "arith.subi" => a.combine(&b, -1),
+                _ => match (a.terms.is_empty(), b.terms.is_empty()) {
+                    (_, true) => a.scaled(b.constant),
+                    (true, _) => b.scaled(a.constant),
+                    _ => None,
+                },
+            }
         }
     }
 
@@ -721,29 +733,7 @@ impl Forms {
 
     /// The form of an index `arith.addi`/`subi`/`muli` by a constant, from its operands.
     unsafe fn linear(&self, v: MlirValue) -> Option<Form> {
-        unsafe {
-            if !mlirValueIsAOpResult(v) || !mlirTypeIsAIndex(mlirValueGetType(v)) {
-                return None;
-            }
-            let d = mlirOpResultGetOwner(v);
-            let name = op_name(d);
-            if !matches!(name.as_str(), "arith.addi" | "arith.subi" | "arith.muli")
-                || mlirOperationGetNumOperands(d) != 2
-            {
-                return None;
-            }
-            let (a, b) = (mlirOperationGetOperand(d, 0), mlirOperationGetOperand(d, 1));
-            let (fa, fb) = (self.form(a), self.form(b));
-            match name.as_str() {
-                "arith.addi" => fa.combine(&fb, 1),
-                "arith.subi" => fa.combine(&fb, -1),
-                _ => match (fa.terms.is_empty(), fb.terms.is_empty()) {
-                    (_, true) => fa.scaled(fb.constant),
-                    (true, _) => fb.scaled(fa.constant),
-                    _ => None,
-                },
-            }
-        }
+        unsafe { Form::combined(v, |o| self.form(o)) }
     }
 
     /// A cloned operation of the last level: the value of an earlier index computation
@@ -1028,7 +1018,7 @@ pub(super) unsafe fn conflicts(
     ld: MlirOperation,
     m: super::promote_registers::Root,
 ) -> bool {
-    use super::forward_stores::{subscripts, written};
+    use super::forward_stores::{subscript_forms, written};
     use super::promote_registers::{known, may_alias, root};
     unsafe {
         let name = op_name(o);
@@ -1042,13 +1032,12 @@ pub(super) unsafe fn conflicts(
         if !may_alias(m, root(w)) {
             return false;
         }
-        let (a, b) = (subscripts(o), subscripts(ld));
+        let (a, b) = (subscript_forms(o), subscript_forms(ld));
         let apart = mlirValueEqual(w, mlirOperationGetOperand(ld, 0))
             && a.len() == b.len()
-            && a.iter().zip(&b).any(|(x, y)| {
-                let (fx, fy) = (Form::of(*x), Form::of(*y));
-                fx.terms == fy.terms && fx.constant != fy.constant
-            });
+            && a.iter()
+                .zip(&b)
+                .any(|(x, y)| x.terms == y.terms && x.constant != y.constant);
         !apart
     }
 }

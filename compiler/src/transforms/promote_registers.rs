@@ -612,6 +612,20 @@ pub(super) unsafe fn relocate(op: MlirOperation, loc: MlirLocation) {
     }
 }
 
+/// [`instantiate`] with every operation it makes (and those nested in them) at `loc`.
+pub(super) unsafe fn instantiate_at(
+    at: MlirOperation,
+    text: &str,
+    args: &[MlirValue],
+    loc: MlirLocation,
+) -> Result<(Vec<MlirValue>, Vec<MlirOperation>), String> {
+    let (values, made) = unsafe { instantiate(at, text, args)? };
+    for o in &made {
+        unsafe { relocate(*o, loc) };
+    }
+    Ok((values, made))
+}
+
 /// Keeps the register tiles of `l` in registers.
 unsafe fn promote(l: MlirOperation) -> Result<(), String> {
     unsafe {
@@ -689,10 +703,7 @@ unsafe fn promote(l: MlirOperation) -> Result<(), String> {
             returned.join(", "),
             types.join(", ")
         );
-        let (values, made) = instantiate(l, &text, &args)?;
-        for o in &made {
-            relocate(*o, loc);
-        }
+        let (values, made) = instantiate_at(l, &text, &args, loc)?;
         for t in &tiles {
             let what = match t.stored {
                 true => "kept in a register across the loop (loaded before it, stored after it)",
@@ -1160,23 +1171,19 @@ unsafe fn keep_guarded(g: &Guarded, launch: MlirOperation) -> Result<(), String>
             for v in subs {
                 hoist(*v, g.l);
             }
-            let (made, ops) = instantiate(
+            let (made, _) = instantiate_at(
                 top,
                 &format!("func.func @r() -> ({reg}, memref<i32>) {{\n  %r = memref.alloca() : {reg}\n  %f = memref.alloca() : memref<i32>\n  return %r, %f : {reg}, memref<i32>\n}}"),
                 &[],
+                loc,
             )?;
             let (r, f) = (made[0], made[1]);
-            for o in ops {
-                relocate(o, loc);
-            }
-            let (_, ops) = instantiate(
+            instantiate_at(
                 g.l,
                 "func.func @z(%f: memref<i32>) {\n  %c = arith.constant 0 : i32\n  memref.store %c, %f[] : memref<i32>\n  return\n}",
                 &[f],
+                loc,
             )?;
-            for o in ops {
-                relocate(o, loc);
-            }
             // The templates' arguments: the memref, its subscripts, the register, the flag.
             let mut params = vec![format!("%m: {mt}")];
             params.extend((0..subs.len()).map(|k| format!("%i{k}: index")));

@@ -93,8 +93,8 @@
 //! ```
 
 use super::promote_registers::{
-    block_sizes, defined_inside, launch_sizes, linear, linear_text, may_alias, nested, relocate,
-    root, uniform, Linear, Root,
+    block_sizes, defined_inside, instantiate_at, launch_sizes, linear, linear_text, may_alias,
+    nested, relocate, root, uniform, Linear, Root,
 };
 use crate::analysis::coalescing::element_bytes;
 use crate::mlir::{
@@ -877,14 +877,11 @@ unsafe fn rewrite(plan: &Plan, launch: MlirOperation) -> Result<(), String> {
             "func.func @stage({}) {{\n  %w = arith.constant {width} : index\n  %zero = arith.constant 0 : index\n  %true = arith.constant true\n{start}{before}  scf.for %jt = %lb0 to %ub step %w {{\n    %end = arith.addi %jt, %w : index\n    %hi = arith.minsi %end, %ub : index\n    %first = arith.maxsi %jt, %lb : index\n{copies}    gpu.barrier\n    scf.if {cond} {{\n    }}\n    gpu.barrier\n{after}  }} {{{STAGED}}}\n  return\n}}",
             params.join(", ")
         );
-        let (_, made) = instantiate(at, &text, &args)?;
+        let (_, made) = instantiate_at(at, &text, &args, loc)?;
         let stepped = *made
             .iter()
             .find(|o| op_name(**o) == "scf.for")
             .ok_or("internal: no stepped loop")?;
-        for o in &made {
-            relocate(*o, loc);
-        }
         let ops = block_ops(body(stepped));
         let hi = ops
             .iter()
