@@ -26,6 +26,7 @@
 //! substituted. Arrays and parameters that are function arguments keep the argument's
 //! number (`arg2`).
 
+use super::isl_ctx::{isl_context, read_union_map};
 use crate::mlir::op_name as name;
 use mlir_sys::*;
 
@@ -887,15 +888,6 @@ fn expr(e: MlirAffineExpr, dims: &[String], syms: &[String]) -> Option<String> {
     }
 }
 
-/// An isl context that reports errors only through the calls' results (isl's default
-/// prints each error on stderr, where a diagnostic of Tessel's own follows).
-pub fn isl_context() -> isl_rs::Context {
-    let ctx = isl_rs::Context::alloc();
-    // ISL_ON_ERROR_CONTINUE; setting an option of a fresh context cannot fail.
-    let _ = isl_rs::Options::set_on_error(&ctx, 1);
-    ctx
-}
-
 /// Reads the model of `scop` (a `tpoly.scop`).
 pub fn import(scop: MlirOperation) -> Result<Model, String> {
     import_scop(scop).map(|s| s.model)
@@ -1062,7 +1054,7 @@ pub(crate) const DEPENDENCE_OPERATIONS: u64 = 2_000_000;
 pub fn dependences(m: &Model) -> Result<Dependences, String> {
     let ctx = isl_context();
     ctx.set_max_operations(DEPENDENCE_OPERATIONS);
-    let map = |s: &str| isl(isl_rs::UnionMap::read_from_str(&ctx, s), "read a map");
+    let map = |s: &str| isl(read_union_map(&ctx, s), "read a map");
     let sched = map(&m.schedule)?;
     let writes = isl(map(&m.must_writes)?.union(map(&m.may_writes)?), "unite")?;
     let info = isl(

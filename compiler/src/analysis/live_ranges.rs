@@ -16,7 +16,8 @@
 //! thread. Arrays of other kinds keep their anti and output dependences as validity
 //! constraints: nothing expands them.
 
-use super::import::{dependence_text, isl_context, Model, DEPENDENCE_OPERATIONS};
+use super::import::{dependence_text, Model, DEPENDENCE_OPERATIONS};
+use super::isl_ctx::{isl_context, read_union_map, read_union_set};
 use isl_rs::{Context, UnionAccessInfo, UnionMap, UnionSet};
 
 /// isl operations allowed for [`reordering`]'s dependences, which tessel-schedule
@@ -63,7 +64,7 @@ pub struct Reordering {
 fn array_set(ctx: &Context, names: &[&str]) -> Result<UnionSet, String> {
     let elems: Vec<String> = names.iter().map(|n| format!("{n}[]")).collect();
     isl(
-        UnionSet::read_from_str(ctx, &format!("{{ {} }}", elems.join("; "))),
+        read_union_set(ctx, &format!("{{ {} }}", elems.join("; "))),
         "read the local scalars",
     )
 }
@@ -78,7 +79,7 @@ pub(crate) struct Accesses {
 
 impl Accesses {
     pub(crate) fn parse(ctx: &Context, m: &Model) -> Result<Self, String> {
-        let map = |s: &str| isl(UnionMap::read_from_str(ctx, s), "read a map");
+        let map = |s: &str| isl(read_union_map(ctx, s), "read a map");
         Ok(Accesses {
             reads: map(&m.reads)?,
             must: map(&m.must_writes)?,
@@ -305,7 +306,7 @@ pub fn reordering(m: &Model, locals: &[&str]) -> Result<Reordering, String> {
     let memory = others.to_next_writes()?;
     let mut validity = isl(flow.union(memory), "unite")?;
     let mut scalars = Vec::new();
-    let mut local_flow = isl(UnionMap::read_from_str(&ctx, "{ }"), "build a map")?;
+    let mut local_flow = isl(read_union_map(&ctx, "{ }"), "build a map")?;
     let mut local_order = isl(local_flow.copy(), "copy")?;
     for name in locals {
         let d = ScalarDeps::of(&ctx, &all, name)?;
@@ -340,7 +341,7 @@ pub fn private_within(
         .map(|(s, n)| format!("{s}[{}]", vars("i", *n).join(", ")))
         .collect();
     let set = isl(
-        UnionSet::read_from_str(&ctx, &format!("{{ {} }}", spaces.join("; "))),
+        read_union_set(&ctx, &format!("{{ {} }}", spaces.join("; "))),
         "read statements",
     )?;
     let mut pairs = Vec::new();
@@ -362,17 +363,17 @@ pub fn private_within(
         }
     }
     let allowed = isl(
-        UnionMap::read_from_str(&ctx, &format!("{{ {} }}", pairs.join("; "))),
+        read_union_map(&ctx, &format!("{{ {} }}", pairs.join("; "))),
         "read a map",
     )?;
-    let flow = isl(UnionMap::read_from_str(&ctx, &r.flow), "read a map")?;
+    let flow = isl(read_union_map(&ctx, &r.flow), "read a map")?;
     let touching = isl(
         isl(flow.copy(), "copy")?
             .intersect_domain(isl(set.copy(), "copy")?)
             .and_then(|f| f.union(flow.intersect_range(set.copy()?)?)),
         "take live ranges",
     )?;
-    let live_in = isl(UnionMap::read_from_str(&ctx, &r.live_in), "read a map")?;
+    let live_in = isl(read_union_map(&ctx, &r.live_in), "read a map")?;
     let uninitialized = isl(live_in.intersect_domain(set), "take reads")?;
     Ok(isl(touching.is_subset(&allowed), "compare")? && isl(uninitialized.is_empty(), "test")?)
 }
@@ -389,7 +390,7 @@ pub fn same_dataflow(m: &Model, locals: &[&str], schedule: &str) -> Result<bool,
     let set = array_set(&ctx, locals)?;
     let before = all.only(&set, true)?;
     let mut after = all.only(&set, true)?;
-    after.schedule = isl(UnionMap::read_from_str(&ctx, schedule), "read the schedule")?;
+    after.schedule = isl(read_union_map(&ctx, schedule), "read the schedule")?;
     let (f0, l0) = before.flow()?;
     let (f1, l1) = after.flow()?;
     Ok(isl(f0.is_equal(&f1), "compare")? && isl(l0.is_equal(&l1), "compare")?)

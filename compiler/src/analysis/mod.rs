@@ -2,6 +2,7 @@
 
 pub mod coalescing;
 pub mod import;
+pub mod isl_ctx;
 pub mod live_ranges;
 pub mod quasi;
 pub mod transfers;

@@ -18,7 +18,8 @@
 //! needs one unless `n` reaches `N`: [`CopyIn::When`] gives that condition, which the
 //! host tests before copying.
 
-use super::import::{isl_context, Scop};
+use super::import::Scop;
+use super::isl_ctx::{isl_context, read_union_map, read_union_set};
 use super::live_ranges::Accesses;
 use isl_rs::{DimType, Set, UnionSet};
 
@@ -71,7 +72,7 @@ fn array_sets(
         .map(|(n, d)| format!("0 <= {d} < {n}"))
         .collect();
     let tuple = format!("{name}[{}]", dims.join(", "));
-    let set = |s: &str| isl(UnionSet::read_from_str(ctx, s), "read a set");
+    let set = |s: &str| isl(read_union_set(ctx, s), "read a set");
     let array = set(&format!("{{ {tuple} }}"))?;
     let extent = match bounds.is_empty() {
         true => set(&format!("{{ {tuple} }}"))?,
@@ -92,10 +93,7 @@ fn needed(scop: &Scop, name: &str, shape: &[i64]) -> Result<CopyIn, String> {
     let ctx = isl_context();
     ctx.set_max_operations(COPY_IN_OPERATIONS);
     let (_, array, extent) = array_sets(&ctx, name, shape)?;
-    let domain = isl(
-        UnionSet::read_from_str(&ctx, &scop.model.domain),
-        "read a set",
-    )?;
+    let domain = isl(read_union_set(&ctx, &scop.model.domain), "read a set")?;
     let acc = Accesses::parse(&ctx, &scop.model)?.only(&array, true)?;
     let written = isl(
         isl(acc.must.copy(), "copy")?.intersect_domain(domain),
@@ -249,10 +247,7 @@ fn last_position(
             None => return Ok(None),
         };
     }
-    let domain = isl(
-        UnionSet::read_from_str(ctx, &scop.model.domain),
-        "read a set",
-    )?;
+    let domain = isl(read_union_set(ctx, &scop.model.domain), "read a set")?;
     let acc = Accesses::parse(&ctx, &scop.model)?.only(&array, true)?;
     // The may-writes of data-dependent subscripts within the extent (they may reach any
     // element of it); the other accesses as they are, so that the last element is one
@@ -268,7 +263,7 @@ fn last_position(
     let may = isl(range(acc.may)?.intersect(within), "intersect")?;
     let touched = isl(exact.union(may), "unite")?;
     let linear = isl(
-        isl_rs::UnionMap::read_from_str(
+        read_union_map(
             ctx,
             &format!("{{ {tuple} -> tessel_linear[{}] }}", terms.join(" + ")),
         ),

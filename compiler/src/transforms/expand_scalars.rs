@@ -53,7 +53,8 @@
 //! memref.dealloc %e : memref<?xf64>
 //! ```
 
-use crate::analysis::import::{dependence_text, import_scop, isl_context, Scop};
+use crate::analysis::import::{dependence_text, import_scop, Scop};
+use crate::analysis::isl_ctx::{isl_context, read_union_map};
 use crate::analysis::live_ranges::{live_ranges, private_within, LiveRanges};
 use crate::mlir::{
     affine_op, instantiate, iv, op_name, outermost_named, print_type, string_ref, uses, within,
@@ -62,7 +63,6 @@ use crate::registry::Options;
 use crate::transforms::launch_copies::outside;
 use crate::transforms::map_to_gpu::bound_maps;
 use crate::transforms::scalars::remove_dead;
-use isl_rs::UnionMap;
 use mlir_sys::*;
 
 pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
@@ -112,10 +112,10 @@ unsafe fn expand(scop: MlirOperation) -> Result<(), String> {
 fn local_flow(ranges: &[LiveRanges]) -> Result<String, String> {
     let ctx = isl_context();
     let fail = |e: isl_rs::LibISLError| format!("isl could not unite the dataflow: {e:?}");
-    let mut all = UnionMap::read_from_str(&ctx, "{ }").map_err(fail)?;
+    let mut all = read_union_map(&ctx, "{ }").map_err(fail)?;
     for r in ranges {
         all = all
-            .union(UnionMap::read_from_str(&ctx, &r.flow).map_err(fail)?)
+            .union(read_union_map(&ctx, &r.flow).map_err(fail)?)
             .map_err(fail)?;
     }
     dependence_text(&ctx, all)

@@ -86,7 +86,8 @@
 use super::map_to_gpu::{band_ops, tiled_kernels};
 use super::share::{self, c_name};
 use crate::analysis::coalescing::{element_bytes, thread_order, uncoalesced};
-use crate::analysis::import::{access_of, import_scop, isl_context, within, Scop};
+use crate::analysis::import::{access_of, import_scop, within, Scop};
+use crate::analysis::isl_ctx::{isl_context, read_union_map, read_union_set};
 use crate::mlir::{body, children, instantiate, int_attr, iv, op_name, print_type, string_ref};
 use crate::registry::Options;
 use isl_rs::{Aff, DimType, Map, UnionMap, UnionSet};
@@ -173,8 +174,8 @@ unsafe fn promote_scop(scop: MlirOperation, min_reuse: f64) -> Result<(), String
     }
     unsafe { record_touched(scop, &s) };
     let ctx = isl_context();
-    let domain = isl(UnionSet::read_from_str(&ctx, &s.model.domain))?;
-    let reads = isl(UnionMap::read_from_str(&ctx, &s.model.reads))?;
+    let domain = isl(read_union_set(&ctx, &s.model.domain))?;
+    let reads = isl(read_union_map(&ctx, &s.model.reads))?;
     for (tiles, points) in kernels {
         unsafe {
             promote_band(
@@ -254,7 +255,7 @@ unsafe fn promote_band(
             })
             .collect::<Vec<_>>()
             .join("; ");
-        let r = isl(UnionMap::read_from_str(ctx, &format!("{{ {to_tile} }}")))?;
+        let r = isl(read_union_map(ctx, &format!("{{ {to_tile} }}")))?;
         let dom_in = isl(isl(domain.copy())?.intersect(isl(isl(r.copy())?.domain())?))?;
         let same_tile = isl(isl(r.copy())?.apply_range(isl(isl(r.copy())?.reverse())?))?;
         // Instances at one point of the band (the same thread's, once mapped): reuse
@@ -282,10 +283,7 @@ unsafe fn promote_band(
             .collect();
         let same_point = match at_point {
             Some(parts) => {
-                let p = isl(UnionMap::read_from_str(
-                    ctx,
-                    &format!("{{ {} }}", parts.join("; ")),
-                ))?;
+                let p = isl(read_union_map(ctx, &format!("{{ {} }}", parts.join("; "))))?;
                 isl(isl(p.copy())?.apply_range(isl(p.reverse())?))?
             }
             None => isl(isl(dom_in.copy())?.identity())?,
@@ -358,7 +356,7 @@ unsafe fn promote_band(
             let groups = match candidate {
                 Ok(loads) => {
                     let elems: Vec<String> = (0..rank).map(|k| format!("a{k}")).collect();
-                    let universe = isl(UnionSet::read_from_str(
+                    let universe = isl(read_union_set(
                         ctx,
                         &format!("{{ {name}[{}] }}", elems.join(", ")),
                     ))?;
@@ -587,8 +585,7 @@ unsafe fn reference_groups(
         let Some(text) = (unsafe { access_of(s, inside[i], load) }) else {
             return one();
         };
-        let acc =
-            isl(isl(UnionMap::read_from_str(ctx, &text))?.intersect_domain(isl(dom_in.copy())?))?;
+        let acc = isl(isl(read_union_map(ctx, &text))?.intersect_domain(isl(dom_in.copy())?))?;
         let footprint = isl(isl(acc.copy())?.apply_domain(isl(r.copy())?))?;
         let elements = box_elements(&footprint)?;
         let part = Part {
@@ -677,7 +674,7 @@ fn instances_per_tile(
     d: usize,
 ) -> Result<f64, String> {
     let all: Vec<String> = (0..n).map(|i| format!("i{i}")).collect();
-    let space = isl(UnionSet::read_from_str(
+    let space = isl(read_union_set(
         ctx,
         &format!("{{ S{k}[{}] }}", all.join(", ")),
     ))?;

@@ -7,6 +7,7 @@
 
 use crate::analysis::import::local_scalar;
 use crate::analysis::import::{within, Scop};
+use crate::analysis::isl_ctx::{isl_context, read_union_map, read_union_set};
 use crate::mlir::{block_ops, blocks, children, op_name};
 use mlir_sys::*;
 
@@ -56,8 +57,8 @@ pub(crate) unsafe fn remove_dead(
     locals: &[(String, MlirValue)],
     local_flow: &str,
 ) -> Result<bool, String> {
-    let ctx = crate::analysis::import::isl_context();
-    let flow = isl_rs::UnionMap::read_from_str(&ctx, local_flow)
+    let ctx = isl_context();
+    let flow = read_union_map(&ctx, local_flow)
         .map_err(|e| format!("isl could not read the dependences: {e:?}"))?;
     let sources = flow
         .domain()
@@ -75,9 +76,8 @@ pub(crate) unsafe fn remove_dead(
             continue;
         }
         let vars: Vec<String> = (0..st.ivs.len()).map(|d| format!("i{d}")).collect();
-        let space =
-            isl_rs::UnionSet::read_from_str(&ctx, &format!("{{ S{k}[{}] }}", vars.join(", ")))
-                .map_err(|e| format!("isl could not read a statement: {e:?}"))?;
+        let space = read_union_set(&ctx, &format!("{{ S{k}[{}] }}", vars.join(", ")))
+            .map_err(|e| format!("isl could not read a statement: {e:?}"))?;
         let read = sources
             .copy()
             .and_then(|s| s.intersect(space))

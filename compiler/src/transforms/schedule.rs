@@ -84,6 +84,7 @@
 
 use super::scalars;
 use crate::analysis::import::{has_c_statements, import_scop, with_c_statements};
+use crate::analysis::isl_ctx::{isl_context, read_union_map, read_union_set};
 use crate::analysis::live_ranges::{reordering, same_dataflow, Reordering};
 use crate::mlir::{children, op_name, string_ref};
 use crate::rebuild::{build_ast, rebuild, Band, Marks, Schedule};
@@ -408,12 +409,7 @@ fn constraints(
     deps: &Reordering,
     reorder: bool,
 ) -> Result<isl_rs::ScheduleConstraints, Failure> {
-    let read = |t: &str| {
-        isl(
-            isl_rs::UnionMap::read_from_str(ctx, t),
-            "read the dependences",
-        )
-    };
+    let read = |t: &str| isl(read_union_map(ctx, t), "read the dependences");
     let validity = read(&deps.validity)?;
     let order = read(&deps.local_order)?;
     let near = isl(
@@ -499,7 +495,7 @@ unsafe fn schedule(op: MlirOperation, s: &Settings) -> Result<(), Failure> {
             break (scop, deps);
         }
     };
-    let ctx = crate::analysis::import::isl_context();
+    let ctx = isl_context();
     ctx.set_max_operations(s.operations);
     let o = "set an option";
     isl(
@@ -524,10 +520,7 @@ unsafe fn schedule(op: MlirOperation, s: &Settings) -> Result<(), Failure> {
         isl_rs::Options::set_schedule_algorithm(&ctx, s.feautrier as i32),
         o,
     )?;
-    let domain = isl(
-        isl_rs::UnionSet::read_from_str(&ctx, &scop.model.domain),
-        "read the domain",
-    )?;
+    let domain = isl(read_union_set(&ctx, &scop.model.domain), "read the domain")?;
     let space = isl(domain.get_space(), "take the parameters")?;
     let locals: Vec<&str> = deps.scalars.iter().map(|r| r.name.as_str()).collect();
     let mut sched = isl(

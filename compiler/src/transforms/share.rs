@@ -69,6 +69,7 @@ use crate::analysis::coalescing::{
     at_zero, coefficients, element_bytes, thread_order, uncoalesced,
 };
 use crate::analysis::import::{dependences, import_scop, Scop};
+use crate::analysis::isl_ctx::{isl_context, read_union_map};
 use crate::mlir::{children, from_string_ref, has_attr as has, int_attr, iv, op_name, string_ref};
 use crate::registry::Options;
 use mlir_sys::*;
@@ -299,11 +300,11 @@ unsafe fn closure(model: &Scop, seeds: &BTreeSet<String>) -> Result<BTreeSet<Str
         })
         .collect();
     let deps = dependences(&model.model)?;
-    let ctx = crate::analysis::import::isl_context();
+    let ctx = isl_context();
     let mut edges = Vec::new();
     for text in [&deps.flow, &deps.memory] {
         let isl = |e: isl_rs::LibISLError| format!("isl: {e:?}");
-        let map = isl_rs::UnionMap::read_from_str(&ctx, text).map_err(isl)?;
+        let map = read_union_map(&ctx, text).map_err(isl)?;
         let list = map.get_map_list().map_err(isl)?;
         for k in 0..list.size().map_err(isl)? {
             let m = list.get_at(k).map_err(isl)?;

@@ -47,6 +47,7 @@
 
 use crate::analysis::coalescing::thread_order;
 use crate::analysis::import::{loop_nest, Model, Scop, Stmt};
+use crate::analysis::isl_ctx::{isl_context, read_union_map, read_union_set};
 use crate::mlir::{block_ops, children, has_attr as has, int_attr, op_name, string_ref};
 use crate::rebuild::{build_ast, rebuild, LoopAttr, Marks, Schedule};
 use crate::registry::Options;
@@ -355,11 +356,11 @@ unsafe fn tile_band(
         tiles.join(", "),
         iters.join(", ")
     );
-    let ctx = crate::analysis::import::isl_context();
+    let ctx = isl_context();
     let isl = |e: isl_rs::LibISLError| format!("isl: {e:?}");
-    let domain = isl_rs::UnionSet::read_from_str(&ctx, &domain).map_err(isl)?;
+    let domain = read_union_set(&ctx, &domain).map_err(isl)?;
     let space = domain.get_space().map_err(isl)?;
-    let schedule = isl_rs::UnionMap::read_from_str(&ctx, &map)
+    let schedule = read_union_map(&ctx, &map)
         .map_err(isl)?
         .intersect_domain(domain)
         .map_err(isl)?;
