@@ -1,9 +1,33 @@
 //! Reads the list of upstream MLIR passes and pipelines off `mlir-opt --help` (the same
 //! LLVM 22 build melior links) into `$OUT_DIR/upstream_passes.rs`, so tessel-opt can list
-//! them and name them in diagnostics.
+//! them and name them in diagnostics; and records where python3 finds the CUDA wheels
+//! (`TESSEL_BUILT_WHEEL_*`), so the compiler need not start python3 on each run.
 use std::process::Command;
 
+/// `cargo:rustc-env=TESSEL_BUILT_WHEEL_{KEY}` for each wheel module python3 finds: the
+/// directory of its package, or empty (the compiler then asks python3 at run time).
+fn wheel_dirs() {
+    for (key, module) in [
+        ("NVCC", "nvidia.cuda_nvcc"),
+        ("CCCL", "nvidia.cuda_cccl"),
+        ("RUNTIME", "nvidia.cuda_runtime"),
+    ] {
+        let dir = Command::new("python3")
+            .args([
+                "-c",
+                &format!("import {module} as m; print(list(m.__path__)[0])"),
+            ])
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .unwrap_or_default();
+        println!("cargo:rustc-env=TESSEL_BUILT_WHEEL_{key}={dir}");
+    }
+}
+
 fn main() {
+    wheel_dirs();
     let mlir_opt = std::env::var("MLIR_SYS_220_PREFIX")
         .map(|p| format!("{p}/bin/mlir-opt"))
         .unwrap_or_else(|_| "/usr/lib/llvm-22/bin/mlir-opt".into());
