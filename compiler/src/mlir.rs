@@ -507,6 +507,56 @@ pub(crate) unsafe fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
     v
 }
 
+/// Where `v` is defined, as a key that orders values the same way on every run (their
+/// addresses do not): the path of block and operation positions from the outermost
+/// operation down to its definition.
+///
+/// # Safety
+/// `v` is a live value.
+pub(crate) unsafe fn value_position(v: MlirValue) -> Vec<usize> {
+    unsafe fn block_path(b: MlirBlock) -> Vec<usize> {
+        unsafe {
+            let parent = mlirBlockGetParentOperation(b);
+            if parent.ptr.is_null() {
+                return Vec::new();
+            }
+            let mut path = op_path(parent);
+            let index = blocks(parent)
+                .iter()
+                .position(|x| x.ptr == b.ptr)
+                .unwrap_or(0);
+            path.push(index);
+            path
+        }
+    }
+    unsafe fn op_path(op: MlirOperation) -> Vec<usize> {
+        unsafe {
+            let b = mlirOperationGetBlock(op);
+            if b.ptr.is_null() {
+                return Vec::new();
+            }
+            let mut path = block_path(b);
+            let index = block_ops(b)
+                .iter()
+                .position(|x| x.ptr == op.ptr)
+                .unwrap_or(0);
+            path.push(1 + index);
+            path
+        }
+    }
+    unsafe {
+        if mlirValueIsABlockArgument(v) {
+            let mut path = block_path(mlirBlockArgumentGetOwner(v));
+            path.extend([0, mlirBlockArgumentGetArgNumber(v) as usize]);
+            path
+        } else {
+            let mut path = op_path(mlirOpResultGetOwner(v));
+            path.extend([usize::MAX, mlirOpResultGetResultNumber(v) as usize]);
+            path
+        }
+    }
+}
+
 /// The uses of `v`: (user, operand number).
 ///
 /// # Safety

@@ -68,7 +68,7 @@ use super::ilp_unroll::Form;
 use super::promote_registers::{collect, defined_inside, instantiate_at, known_inside, may_alias};
 use super::promote_registers::{root, zero};
 use crate::mlir::{block_ops, body, constant_value, instantiate, iv, op_name, print_type};
-use crate::mlir::{string_ref, uses, within};
+use crate::mlir::{string_ref, uses, value_position, within};
 use crate::registry::Options;
 use mlir_sys::*;
 
@@ -291,11 +291,14 @@ unsafe fn candidates(l: MlirOperation) -> Vec<Forwarded> {
 }
 
 /// The MLIR text computing `f` with the loop counter `k` at `%lo` into `%{name}`, the
-/// other terms the arguments `%a{n}` in the order of `atoms`.
+/// other terms the arguments `%a{n}` in the order of `atoms` (the terms summed in that
+/// order, the counter's first).
 fn form_text(f: &Form, k: usize, name: &str, atoms: &[usize]) -> String {
     let mut out = format!("  %{name}_0 = arith.constant {} : index\n", f.constant);
     let mut last = format!("%{name}_0");
-    for (n, (v, c)) in f.terms.iter().enumerate() {
+    let mut terms = f.terms.clone();
+    terms.sort_by_key(|(v, _)| (*v != k, atoms.iter().position(|a| a == v)));
+    for (n, (v, c)) in terms.iter().enumerate() {
         let x = match *v == k {
             true => "%lo".to_string(),
             false => format!("%a{}", atoms.iter().position(|a| a == v).unwrap_or(0)),
@@ -333,6 +336,13 @@ unsafe fn forward(l: MlirOperation) -> Result<(), String> {
                 }
             }
         }
+        // In the order of the IR: a form's terms are sorted by address, which differs
+        // from run to run, and so would the text built from them.
+        atoms.sort_by_cached_key(|a| {
+            value_position(MlirValue {
+                ptr: *a as *const _,
+            })
+        });
         let mut args = vec![mlirOperationGetOperand(l, 0), mlirOperationGetOperand(l, 1)];
         let mut params = vec!["%lo: index".to_string(), "%hi: index".to_string()];
         for (n, a) in atoms.iter().enumerate() {
