@@ -157,6 +157,32 @@ func.func @kept(%P: memref<4x16xi32>, %Q: memref<4x16xi32>, %n: index) {
   return
 }
 
+// A loop that already carries a value and yields it unchanged: the new loop yields its
+// own block argument, not the old loop's, which goes with the old loop (a random
+// program, fuzz seed 32269, crashed in the verifier on it).
+// CHECK-LABEL: func.func @carried(
+// CHECK: %{{.*}}:2 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[PREV:.*]] = %{{.*}}) -> (i32, i32) {
+// CHECK-NOT: memref.load
+// CHECK: %[[S:.*]] = arith.addi %[[PREV]], %[[ACC]] : i32
+// CHECK-NEXT: memref.store %[[S]], %{{.*}}[
+// CHECK-NEXT: scf.yield %[[ACC]], %[[S]] : i32, i32
+func.func @carried(%P: memref<4x16xi32>, %n: index, %init: i32) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %r = scf.for %j = %c1 to %n step %c1 iter_args(%acc = %init) -> (i32) {
+      %jm = arith.subi %j, %c1 : index
+      %p = memref.load %P[%tx, %jm] : memref<4x16xi32>
+      %s = arith.addi %p, %acc : i32
+      memref.store %s, %P[%tx, %j] : memref<4x16xi32>
+      scf.yield %acc : i32
+    }
+    gpu.terminator
+  }
+  return
+}
+
 // P[i][0] = i, A[i][j] = i + j: the recurrence's P[0][15], P[3][15], P[2][7]; V[15][i] =
 // i + 1, Q[j][i] = j - i: the sweep's V[0][0], V[0][3], V[7][2]; then the conditional's
 // P[0][9] (1: thread 0 does not read) and P[2][9] (the recurrence's P[2][0] = 2, + 9).

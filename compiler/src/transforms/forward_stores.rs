@@ -508,22 +508,33 @@ unsafe fn carry(
         let (ob, nb) = (body(l), body(new_loop));
         let old_yield = mlirBlockGetTerminator(ob);
         let new_yield = mlirBlockGetTerminator(nb);
-        let mut out: Vec<MlirValue> = (0..n_old)
+        // What the new loop yields: the old loop's yields, then `yields`; a value that is
+        // one of the old block's arguments (`scf.yield %arg` of its own iter_arg, a
+        // stored counter) is the new block's, since the old block goes with the old loop.
+        let out: Vec<MlirValue> = (0..n_old)
             .map(|k| mlirOperationGetOperand(old_yield, k as isize))
+            .chain(yields.iter().copied())
+            .map(|v| {
+                match mlirValueIsABlockArgument(v)
+                    && mlirBlockEqual(mlirBlockArgumentGetOwner(v), ob)
+                {
+                    true => mlirBlockGetArgument(nb, mlirBlockArgumentGetArgNumber(v)),
+                    false => v,
+                }
+            })
             .collect();
-        out.extend_from_slice(yields);
+        for a in 0..=n_old {
+            mlirValueReplaceAllUsesOfWith(
+                mlirBlockGetArgument(ob, a as isize),
+                mlirBlockGetArgument(nb, a as isize),
+            );
+        }
         for o in block_ops(ob) {
             if o.ptr == old_yield.ptr {
                 continue;
             }
             mlirOperationRemoveFromParent(o);
             mlirBlockInsertOwnedOperationBefore(nb, new_yield, o);
-        }
-        for a in 0..=n_old {
-            mlirValueReplaceAllUsesOfWith(
-                mlirBlockGetArgument(ob, a as isize),
-                mlirBlockGetArgument(nb, a as isize),
-            );
         }
         mlirOperationSetOperands(new_yield, out.len() as isize, out.as_ptr());
         for k in 0..n_old {
