@@ -205,7 +205,7 @@ fn rocdl_pipeline(opt: &dyn Fn(&str) -> String) -> Result<String, String> {
 
 macro_rules! default_mapping {
     () => {
-        "tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-uniform-loops, tessel-stage-rows, tessel-promote-registers, tessel-forward-stores, tessel-ilp-unroll"
+        "tessel-tile, tessel-promote-shared, tessel-pad-banks, tessel-map-to-gpu, tessel-uniform-loops, tessel-stage-rows, tessel-promote-registers, tessel-forward-stores, tessel-ilp-unroll, tessel-reassociate-sums"
     };
 }
 /// The optimization pipelines between the frontend and the lowering, by name: `naive`,
@@ -455,8 +455,18 @@ pub const PASSES: &[PassInfo] = &[
         },
     },
     PassInfo {
+        name: "tessel-reassociate-sums",
+        summary: "Regroup the integer sums (arith.addi trees) inside gpu.launch by the rows of the array elements they add, where a row's elements are also a group of another sum of the block (the points tessel-ilp-unroll put side by side), so that cse computes each shared row sum once (register reuse, paper 002); integer adds are associative modulo 2^width, the rebuilt adds carry no overflow flags",
+        options: &[],
+        example: "%s0 = ((a[r0][c0] + a[r0][c1]) + a[r1][c0]) + a[r1][c1]; %s1 = ((a[r1][c0] + a[r1][c1]) + a[r2][c0]) + a[r2][c1]  =>  %s0 = (a[r0][c0] + a[r0][c1]) + (a[r1][c0] + a[r1][c1]); %s1 = (a[r1][c0] + a[r1][c1]) + (a[r2][c0] + a[r2][c1])",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::reassociate_sums::run,
+        },
+    },
+    PassInfo {
         name: "tessel-optimize",
-        summary: "Optimize affine code for the GPU, as tesselc does between the frontend and the lowering: pipeline=naive (tessel-detect-scops, tessel-schedule, tessel-map-to-gpu) or default (the same with tessel-share, tessel-tile, tessel-promote-shared and tessel-pad-banks before the mapping and tessel-uniform-loops, tessel-stage-rows, tessel-promote-registers, tessel-forward-stores and tessel-ilp-unroll after it)",
+        summary: "Optimize affine code for the GPU, as tesselc does between the frontend and the lowering: pipeline=naive (tessel-detect-scops, tessel-schedule, tessel-map-to-gpu) or default (the same with tessel-share, tessel-tile, tessel-promote-shared and tessel-pad-banks before the mapping and tessel-uniform-loops, tessel-stage-rows, tessel-promote-registers, tessel-forward-stores, tessel-ilp-unroll and tessel-reassociate-sums after it)",
         options: &[
             PassOption { name: "pipeline", default: "default", help: "naive: the untiled mapping, one thread per iteration of the outer parallel loops (the baseline); default: tiles to blocks, points to threads, shared copies of the arrays a tile reuses or reads uncoalesced, padded against bank conflicts, loop-invariant elements in registers, a thread's points unrolled side by side" },
             PassOption { name: "autotune", default: "none", help: "none: the default pipeline's fixed rules; model: tessel-autotune after tessel-share chooses each function's tile sizes and shared-memory promotion by sim's estimate; measure: the same by timing the candidates on the CUDA GPU present (pipeline=default only)" },

@@ -18,6 +18,7 @@ pub mod pad_banks;
 pub mod print_model;
 pub mod promote_registers;
 pub mod promote_shared;
+pub mod reassociate_sums;
 pub mod scalars;
 pub mod schedule;
 pub mod scope_launches;
