@@ -1,6 +1,6 @@
-// RUN: tessel-opt %s --pass-pipeline='builtin.module(tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared{min-reuse=2.5}, tessel-pad-banks, tessel-map-to-gpu, tessel-promote-registers, tessel-ilp-unroll)' --cse 2>/dev/null | FileCheck %s
+// RUN: tessel-opt %s --pass-pipeline='builtin.module(tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile{min-blocks=1}, tessel-promote-shared{min-reuse=2.5}, tessel-pad-banks, tessel-map-to-gpu, tessel-promote-registers, tessel-ilp-unroll)' --cse 2>/dev/null | FileCheck %s
 // RUN: tessel-run %s --device=sim | FileCheck %s --check-prefix=OUT
-// RUN: tessel-opt %s --pass-pipeline='builtin.module(tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile, tessel-promote-shared{min-reuse=2.5}, tessel-pad-banks, tessel-map-to-gpu, tessel-promote-registers, tessel-ilp-unroll)' -o %t.mlir 2>/dev/null
+// RUN: tessel-opt %s --pass-pipeline='builtin.module(tessel-detect-scops, tessel-schedule, tessel-share, tessel-tile{min-blocks=1}, tessel-promote-shared{min-reuse=2.5}, tessel-pad-banks, tessel-map-to-gpu, tessel-promote-registers, tessel-ilp-unroll)' -o %t.mlir 2>/dev/null
 // RUN: tessel-run %t.mlir --device=sim | FileCheck %s --check-prefix=OUT
 // A matrix product through the default pipeline with promotion for any reuse of 2.5
 // reads per element or more (`min-reuse=2.5`; the default, 64, leaves gemm's 32 reads

@@ -53,14 +53,16 @@ func.func @mv(%A: memref<300x64xf32>, %x: memref<64xf32>, %y: memref<300xf32>) {
 }
 
 // A 2-D stencil sweep in time, inside a tpoly.scop: the time loop stays on the host;
-// naive maps (i, j) to 32 x 8 threads, default tiles them 32 x 32 with a block per tile
-// of 32 x 32 threads or fewer along y, as the runtime chooses for the 9 blocks at launch.
+// naive maps (i, j) to 32 x 8 threads, default tiles them 8 x 32 (the rule's 32 x 32,
+// halved along y down to 8 while the grid would have fewer than 64 blocks: 3 x 3 of
+// 32 x 32, 9 x 3 of 8 x 32) with a block per tile of 32 x 8 threads or fewer along y,
+// as the runtime chooses for the 27 blocks at launch.
 // NAIVE-LABEL: func.func @smooth(
 // NAIVE: scf.for
 // NAIVE: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c32{{.*}}, %{{.*}} = %c8{{.*}}, %{{.*}} = %c1{{.*}})
 // DEFAULT-LABEL: func.func @smooth(
 // DEFAULT: scf.for
-// DEFAULT: %[[EY:.*]] = func.call @tessel_block_extent(%c9, %c1024, %c32)
+// DEFAULT: %[[EY:.*]] = func.call @tessel_block_extent(%c27, %c256, %c8)
 // DEFAULT: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c32{{.*}}, %{{.*}} = %[[EY]], %{{.*}} = %c1{{.*}})
 func.func @smooth(%A: memref<66x66xf32>, %B: memref<66x66xf32>) {
   tpoly.scop {

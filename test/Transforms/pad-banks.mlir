@@ -1,8 +1,8 @@
 // tessel-pad-banks after the promotion it builds on: shared buffers read down a column
 // by a warp get one more element per row; a row-wise one is left alone. On sim the
 // padded transpose takes one wavefront per shared request.
-// RUN: tessel-opt %s --tessel-detect-scops --tessel-schedule --tessel-tile --tessel-promote-shared=min-reuse=2.5 --tessel-pad-banks 2>/dev/null | FileCheck %s
-// RUN: tessel-opt %s --tessel-detect-scops --tessel-schedule --tessel-tile --tessel-promote-shared=min-reuse=2.5 --tessel-pad-banks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: tessel-opt %s --tessel-detect-scops --tessel-schedule --tessel-tile=min-blocks=1 --tessel-promote-shared=min-reuse=2.5 --tessel-pad-banks 2>/dev/null | FileCheck %s
+// RUN: tessel-opt %s --tessel-detect-scops --tessel-schedule --tessel-tile=min-blocks=1 --tessel-promote-shared=min-reuse=2.5 --tessel-pad-banks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: tessel-run %s --device=sim | FileCheck %s --check-prefix=OUT
 // RUN: tessel-opt %s --tessel-optimize -o %t.mlir
 // RUN: tessel-run %t.mlir --device=sim --profile=%t.json | FileCheck %s --check-prefix=OUT

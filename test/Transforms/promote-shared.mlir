@@ -1,7 +1,7 @@
 // tessel-promote-shared on hand-written affine code, after the scheduling and the tiling
 // it builds on; the promoted module runs on sim as the module does on the host.
-// RUN: tessel-opt %s --tessel-detect-scops --tessel-schedule --tessel-tile --tessel-promote-shared=min-reuse=2.5 2>/dev/null | FileCheck %s
-// RUN: tessel-opt %s --tessel-detect-scops --tessel-schedule --tessel-tile --tessel-promote-shared=min-reuse=2.5 -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: tessel-opt %s --tessel-detect-scops --tessel-schedule --tessel-tile=min-blocks=1 --tessel-promote-shared=min-reuse=2.5 2>/dev/null | FileCheck %s
+// RUN: tessel-opt %s --tessel-detect-scops --tessel-schedule --tessel-tile=min-blocks=1 --tessel-promote-shared=min-reuse=2.5 -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: tessel-run %s --device=sim | FileCheck %s --check-prefix=OUT
 // RUN: tessel-opt %s --tessel-optimize -o %t.mlir
 // RUN: tessel-run %t.mlir --device=sim | FileCheck %s --check-prefix=OUT

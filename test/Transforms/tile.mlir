@@ -82,6 +82,66 @@ func.func @rows(%A: memref<20000xf32>, %M: memref<4096x64xf32>, %y: memref<4096x
 
 // -----
 
+// Two or three members mapped to threads over a small grid: the tiles of the outermost
+// thread dimension are halved while the grid would have fewer than 64 blocks (the
+// min-blocks option): 120x120 points take 8x32 tiles (15 x 4 = 60 blocks; 32x32 made
+// 16), 512x512 keep 32x32 (256 blocks); of three members (z, y, x = i, j, k), z's tile
+// of 4 goes down to 1 first (24 x 2 x 1 = 48 blocks), then y's of 8 down to 4 (96). A
+// triangular band keeps its tiles (different sizes would bound its tile loops with
+// floordiv), and with min-blocks=1 every band keeps the rule's full sizes.
+// RUN: tessel-opt %s --split-input-file --tessel-tile=min-blocks=1 2>/dev/null | FileCheck %s --check-prefix=FULL
+// RUN: not tessel-opt %s --tessel-tile=min-blocks=0 2>&1 | FileCheck %s --check-prefix=BADBLOCKS
+// BADBLOCKS: error: 'tessel-tile' option min-blocks=0: expected a positive integer
+// DEFAULT-LABEL: func.func @small_grid(
+// DEFAULT: tpoly.scop tile_sizes [8, 32] {
+// DEFAULT: tpoly.scop tile_sizes [32, 32] {
+// DEFAULT: tpoly.scop tile_sizes [1, 4, 32] {
+// DEFAULT: tpoly.scop tile_sizes [32, 32] {
+// FULL-LABEL: func.func @small_grid(
+// FULL: tpoly.scop tile_sizes [32, 32] {
+// FULL: tpoly.scop tile_sizes [32, 32] {
+// FULL: tpoly.scop tile_sizes [4, 8, 32] {
+// FULL: tpoly.scop tile_sizes [32, 32] {
+func.func @small_grid(%A: memref<120x120xf32>, %B: memref<512x512xf32>, %C: memref<24x16x32xf32>) {
+  tpoly.scop {
+    affine.for %i = 0 to 120 {
+      affine.for %j = 0 to 120 {
+        %v = affine.load %A[%i, %j] : memref<120x120xf32>
+        affine.store %v, %A[%i, %j] : memref<120x120xf32>
+      } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 1 : i64, tpoly.permutable}
+    } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+  }
+  tpoly.scop {
+    affine.for %i = 0 to 512 {
+      affine.for %j = 0 to 512 {
+        %v = affine.load %B[%i, %j] : memref<512x512xf32>
+        affine.store %v, %B[%i, %j] : memref<512x512xf32>
+      } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 1 : i64, tpoly.permutable}
+    } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+  }
+  tpoly.scop {
+    affine.for %i = 0 to 24 {
+      affine.for %j = 0 to 16 {
+        affine.for %k = 0 to 32 {
+          %v = affine.load %C[%i, %j, %k] : memref<24x16x32xf32>
+          affine.store %v, %C[%i, %j, %k] : memref<24x16x32xf32>
+        } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 2 : i64, tpoly.permutable}
+      } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 1 : i64, tpoly.permutable}
+    } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+  }
+  tpoly.scop {
+    affine.for %i = 0 to 120 {
+      affine.for %j = 0 to affine_map<(d0) -> (d0 + 1)>(%i) {
+        %v = affine.load %A[%i, %j] : memref<120x120xf32>
+        affine.store %v, %A[%i, %j] : memref<120x120xf32>
+      } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 1 : i64, tpoly.permutable}
+    } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+  }
+  return
+}
+
+// -----
+
 // A triangular band with a parameter: isl scans the tiles that hold points (the
 // tile loop of j starts at the tile of i) and guards each point loop by the
 // triangle and the tile. The scop's own tile_sizes are kept when no size is given.

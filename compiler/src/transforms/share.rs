@@ -450,7 +450,7 @@ impl Band {
         seeds: &[&Hint],
     ) -> Result<Band, String> {
         let (loops, _) = unsafe { members(first) };
-        let rule = unsafe { rule(&loops) };
+        let rule = unsafe { rule(&loops, super::tile::MIN_BLOCKS) };
         let mapped = unsafe { mapped(&loops) };
         let threads = match mapped.is_empty() {
             true => Vec::new(),

@@ -13,7 +13,10 @@
 //! fewer than [`MIN_BLOCKS`] blocks: [`one_dimensional`]), 32 for each of two, and for
 //! three 32 for the one thread x takes ([`crate::analysis::coalescing`]), 8 and 4 for the others (a thread
 //! per point, at most 1024 per block: every GPU's limit; without data reuse in a tile
-//! a larger one only leaves fewer threads); for the members run in sequence inside a
+//! a larger one only leaves fewer threads); of two or three, the tiles of the outermost
+//! thread dimension halved (y's down to 8 of two; z's down to 1, then y's down to 4 of
+//! three) while the grid would have fewer than [`MIN_BLOCKS`] blocks, where the loops'
+//! extents are known and their bounds independent ([`small_grid`]); for the members run in sequence inside a
 //! thread, 32 beside two mapped members (a 32x32x32 tile of a matrix product: its
 //! shared boxes stay within 8 KiB of f64 each), else 8; in a band without a coincident
 //! member, 32 for each of one or two members and 8 for deeper bands. The sizes of the
@@ -67,12 +70,21 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
             })
             .collect::<Result<Vec<_>, _>>()?
     };
+    let text = options.get("min-blocks");
+    let min_blocks = match text.trim().parse::<i64>() {
+        Ok(n) if n > 0 => n,
+        _ => {
+            return Err(format!(
+                "'tessel-tile' option min-blocks={text}: expected a positive integer"
+            ))
+        }
+    };
     // SAFETY: the pass manager gives a live operation that this pass alone changes.
-    unsafe { visit(op, &sizes) }
+    unsafe { visit(op, &sizes, min_blocks) }
     Ok(())
 }
 
-unsafe fn visit(op: MlirOperation, sizes: &[i64]) {
+unsafe fn visit(op: MlirOperation, sizes: &[i64], min_blocks: i64) {
     if unsafe { op_name(op) } == "tpoly.scop" {
         // `tessel-autotune` chose the untiled mapping for this scop.
         if unsafe { crate::mlir::is_false(op, "tessel.tile") } {
@@ -83,7 +95,7 @@ unsafe fn visit(op: MlirOperation, sizes: &[i64]) {
             false => sizes.to_vec(),
         };
         let mut first = None;
-        unsafe { tile_in(op, &sizes, &mut first) };
+        unsafe { tile_in(op, &sizes, min_blocks, &mut first) };
         if let Some(used) = first {
             unsafe {
                 let ctx = mlirOperationGetContext(op);
@@ -94,7 +106,7 @@ unsafe fn visit(op: MlirOperation, sizes: &[i64]) {
         return;
     }
     for c in unsafe { children(op) } {
-        unsafe { visit(c, sizes) };
+        unsafe { visit(c, sizes, min_blocks) };
     }
 }
 
@@ -112,7 +124,7 @@ unsafe fn scop_sizes(scop: MlirOperation) -> Vec<i64> {
 }
 
 /// Tiles the outermost permutable bands under `op`; `first` gets the sizes used first.
-unsafe fn tile_in(op: MlirOperation, sizes: &[i64], first: &mut Option<Vec<i64>>) {
+unsafe fn tile_in(op: MlirOperation, sizes: &[i64], min_blocks: i64, first: &mut Option<Vec<i64>>) {
     for c in unsafe { children(op) } {
         let band_start = unsafe {
             op_name(c) == "affine.for"
@@ -122,11 +134,11 @@ unsafe fn tile_in(op: MlirOperation, sizes: &[i64], first: &mut Option<Vec<i64>>
                 && !has(c, "tpoly.point")
         };
         if !band_start {
-            unsafe { tile_in(c, sizes, first) };
+            unsafe { tile_in(c, sizes, min_blocks, first) };
             continue;
         }
         let loc = unsafe { mlirOperationGetLocation(c) };
-        match unsafe { tile_band(c, sizes) } {
+        match unsafe { tile_band(c, sizes, min_blocks) } {
             Ok((used, note)) => {
                 first.get_or_insert(used);
                 if let Some(n) = note {
@@ -215,9 +227,9 @@ unsafe fn next_member(l: MlirOperation, band: i64, m: i64) -> Option<MlirOperati
 /// first): the members `tessel-map-to-gpu` maps to threads ([`mapped`]) get a thread per
 /// point (256 for one, or fewer for a short loop: [`one_dimensional`]; 32 each for two;
 /// for three, 32 for the one thread x takes, 8 and
-/// 4 for the others), the others 32 beside two mapped members, else 8; a band without a
+/// 4 for the others; smaller for a small grid: [`small_grid`]), the others 32 beside two mapped members, else 8; a band without a
 /// coincident member 32 for each of one or two members and 8 for deeper bands.
-pub(crate) unsafe fn rule(loops: &[MlirOperation]) -> Vec<i64> {
+pub(crate) unsafe fn rule(loops: &[MlirOperation], min_blocks: i64) -> Vec<i64> {
     let n = loops.len();
     let mapped = unsafe { mapped(loops) };
     let mut default = vec![if n <= 2 { 32 } else { 8 }; n];
@@ -226,41 +238,97 @@ pub(crate) unsafe fn rule(loops: &[MlirOperation]) -> Vec<i64> {
     }
     match mapped.len() {
         0 => {}
-        1 => default[mapped[0]] = unsafe { one_dimensional(loops[mapped[0]]) },
+        1 => default[mapped[0]] = unsafe { one_dimensional(loops[mapped[0]], min_blocks) },
         2 => {
             // A 32x32 tile's members run in sequence by 32 too: a matrix product's k
             // tile then reads 32x32 boxes (4 KiB of f32, 8 KiB of f64 each), and every
             // element a thread keeps in a register serves 32 iterations per copy.
             default = vec![32; n];
+            let order = unsafe { thread_order(loops[n - 1], &counters(loops, &mapped)) };
+            unsafe { small_grid(loops, &mapped, &order, &mut default, &[8], min_blocks) };
         }
         _ => {
             let order = unsafe { thread_order(loops[n - 1], &counters(loops, &mapped)) };
             default[mapped[order[0]]] = 32;
             default[mapped[order[1]]] = 8;
             default[mapped[order[2]]] = 4;
+            unsafe { small_grid(loops, &mapped, &order, &mut default, &[4, 1], min_blocks) };
         }
     }
     default
 }
 
-/// Fewest blocks the rule gives a one-dimensional grid, halving its tiles of 256 down to
+/// Halves the tiles of the mapped members other than thread x's (`order`: the mapped
+/// members by thread dimension, x first), the outermost thread dimension first, each
+/// down to its entry of `least` (y's, then z's), while the grid would have fewer than
+/// [`MIN_BLOCKS`] blocks: the loops' extents where [`extent_estimate`] knows them all,
+/// in a band whose mapped members' bounds use no counter of the band (a rectangle).
+/// A grid of fewer blocks than a GPU has SMs leaves the others idle: on sim's h100, at
+/// `-DSMALL_DATASET` (120x120 points), jacobi2d.c's 16 tiles of 32x32 ran in 301 us and
+/// its 60 tiles of 8x32 in 263 us (the naive mapping's 60 blocks: 260 us); fdtd2d.c 570
+/// and 531 us.
+unsafe fn small_grid(
+    loops: &[MlirOperation],
+    mapped: &[usize],
+    order: &[usize],
+    sizes: &mut [i64],
+    least: &[i64],
+    min_blocks: i64,
+) {
+    // Tiles of different sizes along a triangular band (syrk's `j <= i`) bound its tile
+    // loops with `floordiv`: a grid of one dimension then (sim: 7.7 -> 268 us).
+    let ivs = unsafe { counters(loops, &(0..loops.len()).collect::<Vec<_>>()) };
+    let rectangular = mapped.iter().all(|&m| unsafe {
+        (0..mlirOperationGetNumOperands(loops[m])).all(|k| {
+            !ivs.iter()
+                .any(|iv| mlirValueEqual(*iv, mlirOperationGetOperand(loops[m], k)))
+        })
+    });
+    if !rectangular {
+        return;
+    }
+    let Some(extents) = mapped
+        .iter()
+        .map(|&m| unsafe { extent_estimate(loops[m]) })
+        .collect::<Option<Vec<i64>>>()
+    else {
+        return;
+    };
+    let blocks = |sizes: &[i64]| -> i64 {
+        mapped
+            .iter()
+            .zip(&extents)
+            .map(|(&m, &e)| (e.max(1) + sizes[m] - 1) / sizes[m])
+            .product()
+    };
+    // The outermost thread dimension first: z of three, y of two.
+    for (&d, &min) in order[1..].iter().rev().zip(least.iter().rev()) {
+        let m = mapped[d];
+        while sizes[m] / 2 >= min && blocks(sizes) < min_blocks {
+            sizes[m] /= 2;
+        }
+    }
+}
+
+/// Fewest blocks the rule gives a grid (the `min-blocks` option's default), halving a
+/// one-dimensional grid's tiles of 256 down to
 /// 64 where the loop runs too few iterations for more: on an H200 (132 SMs), matvec's
 /// 4096 rows run in 324 us as 64 tiles of 64 and in 454 us as 16 tiles of 256 (its
 /// 256-thread blocks busy 16 SMs), gesummv's 4000 rows in 740 us as 63 tiles of 64 and
 /// 1535 us as 16 of 256 (ncu, bench/results/calibration-h200/README.md). Smaller tiles
 /// than 64 (one warp each) ran matvec slower again: a block's warp has none to
 /// overlap its barriers with.
-const MIN_BLOCKS: i64 = 64;
+pub(crate) const MIN_BLOCKS: i64 = 64;
 
 /// The tile size of a band's one member mapped to threads (the block's 256 threads in
 /// a row, one per point): 256, or 128 or 64 where [`extent_estimate`] leaves fewer than
 /// [`MIN_BLOCKS`] tiles of 256.
-unsafe fn one_dimensional(l: MlirOperation) -> i64 {
+unsafe fn one_dimensional(l: MlirOperation, min_blocks: i64) -> i64 {
     let Some(n) = (unsafe { extent_estimate(l) }) else {
         return 256;
     };
     let mut size = 256;
-    while size > 64 && (n + size - 1) / size < MIN_BLOCKS {
+    while size > 64 && (n + size - 1) / size < min_blocks {
         size /= 2;
     }
     size
@@ -332,6 +400,7 @@ pub(crate) unsafe fn counters(loops: &[MlirOperation], which: &[usize]) -> Vec<M
 unsafe fn tile_band(
     first: MlirOperation,
     sizes: &[i64],
+    min_blocks: i64,
 ) -> Result<(Vec<i64>, Option<String>), String> {
     let band = unsafe { int_attr(first, "tpoly.band") }.unwrap_or(0);
     let (loops, deeper) = unsafe { members(first) };
@@ -340,7 +409,7 @@ unsafe fn tile_band(
     let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(last, 0)) };
     let inner = unsafe { block_ops(body) };
     let n = loops.len();
-    let default = unsafe { rule(&loops) };
+    let default = unsafe { rule(&loops, min_blocks) };
     let size = |k: usize| *sizes.get(k).or(sizes.last()).unwrap_or(&default[k]);
     let used: Vec<i64> = (0..n).map(size).collect();
     let (domain, params) = loop_nest(&loops)?;
