@@ -360,7 +360,7 @@ pub const PASSES: &[PassInfo] = &[
         summary: "Tile the outermost permutable bands marked by tessel-schedule: tile loops outside, point loops inside, partial tiles guarded (isl scans skewed and triangular bands)",
         options: &[
             PassOption { name: "sizes", default: "", help: "tile size of each band member, outermost first, the last repeating (default: the scop's tile_sizes, else 256 for the one member mapped to threads (down to 64 for fewer than min-blocks tiles), 32 for each of two (the outer one down to 8 for fewer than min-blocks tiles), 8 for the others; see tile.rs)" },
-            PassOption { name: "min-blocks", default: "64", help: "the grid the rule's sizes aim for where the loops' extents are known: tiles of the outermost thread dimension are halved (256 down to 64 of one mapped member, 32 down to 8 of two, 4 down to 1 then 8 down to 4 of three) while there would be fewer blocks; 1 keeps the full sizes" },
+            PassOption { name: "min-blocks", default: "64", help: "the grid the rule's sizes aim for where the loops' extents are known: tiles of the outermost thread dimension are halved (256 down to 64 of one mapped member, 32 down to 8 of two, 4 down to 2 then 8 down to 4 of three) while there would be fewer blocks; 1 keeps the full sizes" },
         ],
         example: "affine.for %i = 0 to 100 {tpoly.band = 0, tpoly.member = 0, tpoly.permutable}  =>  affine.for %t = 0 to 4 {tpoly.tile} { affine.for %i = 32 * %t to min(32 * %t + 32, 100) {tpoly.point} }",
         kind: PassKind::Rust {

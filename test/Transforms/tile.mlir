@@ -86,7 +86,8 @@ func.func @rows(%A: memref<20000xf32>, %M: memref<4096x64xf32>, %y: memref<4096x
 // thread dimension are halved while the grid would have fewer than 64 blocks (the
 // min-blocks option): 120x120 points take 8x32 tiles (15 x 4 = 60 blocks; 32x32 made
 // 16), 512x512 keep 32x32 (256 blocks); of three members (z, y, x = i, j, k), z's tile
-// of 4 goes down to 1 first (24 x 2 x 1 = 48 blocks), then y's of 8 down to 4 (96). A
+// of 4 goes down to 2 first (12 x 2 x 1 = 24 blocks), then y's of 8 down to 4 (48: both
+// at their least). A
 // triangular band keeps its tiles (different sizes would bound its tile loops with
 // floordiv), and with min-blocks=1 every band keeps the rule's full sizes.
 // RUN: tessel-opt %s --split-input-file --tessel-tile=min-blocks=1 2>/dev/null | FileCheck %s --check-prefix=FULL
@@ -95,7 +96,7 @@ func.func @rows(%A: memref<20000xf32>, %M: memref<4096x64xf32>, %y: memref<4096x
 // DEFAULT-LABEL: func.func @small_grid(
 // DEFAULT: tpoly.scop tile_sizes [8, 32] {
 // DEFAULT: tpoly.scop tile_sizes [32, 32] {
-// DEFAULT: tpoly.scop tile_sizes [1, 4, 32] {
+// DEFAULT: tpoly.scop tile_sizes [2, 4, 32] {
 // DEFAULT: tpoly.scop tile_sizes [32, 32] {
 // FULL-LABEL: func.func @small_grid(
 // FULL: tpoly.scop tile_sizes [32, 32] {

@@ -14,7 +14,7 @@
 //! three 32 for the one thread x takes ([`crate::analysis::coalescing`]), 8 and 4 for the others (a thread
 //! per point, at most 1024 per block: every GPU's limit; without data reuse in a tile
 //! a larger one only leaves fewer threads); of two or three, the tiles of the outermost
-//! thread dimension halved (y's down to 8 of two; z's down to 1, then y's down to 4 of
+//! thread dimension halved (y's down to 8 of two; z's down to 2, then y's down to 4 of
 //! three) while the grid would have fewer than [`MIN_BLOCKS`] blocks, where the loops'
 //! extents are known and their bounds independent ([`small_grid`]); for the members run in sequence inside a
 //! thread, 32 beside two mapped members (a 32x32x32 tile of a matrix product: its
@@ -252,7 +252,7 @@ pub(crate) unsafe fn rule(loops: &[MlirOperation], min_blocks: i64) -> Vec<i64> 
             default[mapped[order[0]]] = 32;
             default[mapped[order[1]]] = 8;
             default[mapped[order[2]]] = 4;
-            unsafe { small_grid(loops, &mapped, &order, &mut default, &[4, 1], min_blocks) };
+            unsafe { small_grid(loops, &mapped, &order, &mut default, &[4, 2], min_blocks) };
         }
     }
     default
@@ -266,7 +266,9 @@ pub(crate) unsafe fn rule(loops: &[MlirOperation], min_blocks: i64) -> Vec<i64> 
 /// A grid of fewer blocks than a GPU has SMs leaves the others idle: on sim's h100, at
 /// `-DSMALL_DATASET` (120x120 points), jacobi2d.c's 16 tiles of 32x32 ran in 301 us and
 /// its 60 tiles of 8x32 in 263 us (the naive mapping's 60 blocks: 260 us); fdtd2d.c 570
-/// and 531 us.
+/// and 531 us. Of three, z's tiles stop at 2: PolyBench's heat-3d at SMALL (18^3
+/// points) ran 316 us with tiles of 4x8x32, 265 us with 2x4x32 and 726 us with 1x4x32
+/// (a tile of one point along z leaves its thread dimension unmapped).
 unsafe fn small_grid(
     loops: &[MlirOperation],
     mapped: &[usize],
