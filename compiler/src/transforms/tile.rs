@@ -268,7 +268,8 @@ pub(crate) unsafe fn rule(loops: &[MlirOperation], min_blocks: i64) -> Vec<i64> 
 /// its 60 tiles of 8x32 in 263 us (the naive mapping's 60 blocks: 260 us); fdtd2d.c 570
 /// and 531 us. Of three, z's tiles stop at 2: PolyBench's heat-3d at SMALL (18^3
 /// points) ran 316 us with tiles of 4x8x32, 265 us with 2x4x32 and 726 us with 1x4x32
-/// (a tile of one point along z leaves its thread dimension unmapped).
+/// (with tiles of one point along z, `tessel-map-to-gpu` finds no tiled band and
+/// maps a thread to each tile, which runs the tile's points in sequence).
 unsafe fn small_grid(
     loops: &[MlirOperation],
     mapped: &[usize],
