@@ -261,7 +261,8 @@ pub(crate) unsafe fn rule(loops: &[MlirOperation], min_blocks: i64) -> Vec<i64> 
 /// Halves the tiles of the mapped members other than thread x's (`order`: the mapped
 /// members by thread dimension, x first), the outermost thread dimension first, each
 /// down to its entry of `least` (y's, then z's), while the grid would have fewer than
-/// [`MIN_BLOCKS`] blocks: the loops' extents where [`extent_estimate`] knows them all,
+/// `min_blocks` blocks (the option, [`MIN_BLOCKS`] by default): the loops' extents where
+/// [`extent_estimate`] knows them all,
 /// in a band whose mapped members' bounds use no counter of the band (a rectangle).
 /// A grid of fewer blocks than a GPU has SMs leaves the others idle: on sim's h100, at
 /// `-DSMALL_DATASET` (120x120 points), jacobi2d.c's 16 tiles of 32x32 ran in 301 us and
