@@ -21,10 +21,15 @@
 //!
 //! Sizes per GPU are in [`crate::gpus`]; L2 is 16-way and L1 is 4-way (the associativity
 //! of real parts is not published consistently; these keep conflict misses rare, as
-//! measured hit rates suggest).
+//! measured hit rates suggest), and both pick a line's set by a hash of its address
+//! ([`SectorCache::set_of`]), as GPUs do, so that power-of-two strides do not all fall
+//! into one set.
 
 /// Sectors per 128-byte line.
 const SECTORS: u64 = 4;
+/// Sets by which [`SectorCache::set_of`] moves each block of `sets` lines on: an odd
+/// prime, so that the blocks of any power-of-two stride spread over every set.
+const DISPLACEMENT: u64 = 17;
 /// Ways per set of an L1 and of the L2.
 const L1_WAYS: usize = 4;
 const L2_WAYS: usize = 16;
@@ -85,6 +90,21 @@ impl SectorCache {
         self.clock = 0;
     }
 
+    /// The set of `line`: its index within the block of `sets` lines it lies in, moved
+    /// on by [`DISPLACEMENT`] sets per block (prime displacement, Kharbutli et al.,
+    /// "Using prime numbers for cache indexing to eliminate conflict misses", HPCA 2004).
+    /// Consecutive lines still go to consecutive sets, but lines a multiple of `sets`
+    /// apart (the planes of a 128x128 float grid, 64 KiB apart, in a 64 KiB-way L1) no
+    /// longer all share one set: GPUs hash their set indices for that reason (Nugteren et
+    /// al., "A detailed GPU cache model based on reuse distance theory", HPCA 2014, found
+    /// Fermi's L1 hashed; GPGPU-Sim models the L2s since Volta with a hash as well), and
+    /// a plain modulo made a 3-D stencil's six planes thrash a four-way L1 that a real
+    /// GPU's does not.
+    fn set_of(&self, line: u64) -> usize {
+        let block = line / self.sets;
+        ((line % self.sets + (block % self.sets) * DISPLACEMENT) % self.sets) as usize
+    }
+
     /// Looks `sector` (byte address / 32) up. A load that misses allocates it; a store
     /// allocates and dirties it when `allocate_on_write`, else only updates a present one.
     pub fn access(&mut self, sector: u64, write: bool, allocate_on_write: bool) -> Outcome {
@@ -92,7 +112,7 @@ impl SectorCache {
         let line = sector / SECTORS;
         let tag = line + 1;
         let bit = 1u64 << (sector % SECTORS);
-        let set = (line % self.sets) as usize;
+        let set = self.set_of(line);
         if !self.is_touched[set] {
             self.is_touched[set] = true;
             self.touched.push(set as u32);
@@ -518,6 +538,23 @@ mod tests {
         assert!(!c.access(8, false, true).hit); // a third: evicts the least recent, line 0
         assert!(c.access(4, false, true).hit);
         assert!(!c.access(0, false, true).hit);
+    }
+
+    #[test]
+    fn power_of_two_strides_spread_over_the_sets() {
+        // 512 sets of 4 ways (a 256 KiB L1): six lines 64 KiB apart (six planes of a
+        // 128x128 float grid at one point) all stay, as they would not with the set
+        // being the line modulo 512; consecutive lines still fill distinct sets.
+        let mut c = SectorCache::new(256 * 1024, 4);
+        let planes: Vec<u64> = (0..6).map(|p| p * 65536 / 32).collect();
+        for &s in &planes {
+            assert!(!c.access(s, false, true).hit);
+        }
+        for &s in &planes {
+            assert!(c.access(s, false, true).hit);
+        }
+        let sets: std::collections::HashSet<usize> = (0..512).map(|l| c.set_of(l)).collect();
+        assert_eq!(sets.len(), 512);
     }
 
     #[test]

@@ -45,7 +45,9 @@
 //! * memory: `(DRAM read + DRAM write bytes) / DRAM bandwidth`, the bytes the caches
 //!   could not serve ([`crate::cache`]);
 //! * L2: `L2 sectors × 32 B / L2 bandwidth`; L1: `L1 sectors × 32 B / (L1 bytes per
-//!   clock × S × clock)`;
+//!   clock × S × clock)`, or, where more, the global requests' distinct 128-byte lines
+//!   at one per cycle per SM (`global_lines`: the passes of the load/store pipeline, 32
+//!   for a warp reading down a column, whether or not L1 caches global loads);
 //! * shared: `shared wavefronts / (S × clock)` (one wavefront per SM per cycle);
 //! * compute: per class, `warp instructions × 32 / (lanes per SM × S × clock)` summed
 //!   over classes (FP32, FP64, SFU, INT; loads, stores, control and the rest issue at 4
@@ -267,6 +269,9 @@ impl Gpu {
             ),
             None => (global_bytes / (self.dram_gbs * 1e9), 0.0, 0.0),
         };
+        // The load/store pipeline passes over one 128-byte line of a request per cycle,
+        // whether or not L1 keeps global data.
+        let l1 = l1.max(c.global_lines as f64 / (sms_used * hz));
         let shared =
             (c.shared_load_wavefronts + c.shared_store_wavefronts) as f64 / (sms_used * hz);
         let class = |n: &str| c.warp_classes[CLASSES.iter().position(|x| *x == n).unwrap()] as f64;

@@ -11,6 +11,7 @@
 //! | `global_load_requests`, `global_store_requests` | warp-level global memory instructions |
 //! | `global_load_sectors`, `global_store_sectors` | distinct 32-byte sectors those requests touch |
 //! | `global_load_ideal_sectors`, `global_store_ideal_sectors` | the sectors the same requests would touch if each one's distinct bytes lay side by side from its lowest address: `ceil((lowest address mod 32 + distinct elements × element size) / 32)` (one for a broadcast, 4 for 32 consecutive floats, 5 for them shifted by one), so sectors over this is the coalescing excess (ncu's excessive sectors) |
+//! | `global_lines` | distinct 128-byte lines the global requests (loads and stores) touch, summed over requests: the passes the SM's load/store pipeline makes, one line per cycle (32 for a warp reading a column, one for 32 consecutive floats) |
 //! | `shared_load_requests`, `shared_store_requests` | warp-level shared memory instructions |
 //! | `shared_load_wavefronts`, `shared_store_wavefronts` | bank-conflict passes those requests need |
 //! | `shared_ideal_wavefronts` | the passes the same requests (loads and stores) would need without a conflict: one per 32 distinct 4-byte words the active lanes access (two for a warp's consecutive 8-byte accesses, one for a broadcast), so wavefronts over this is the conflict degree |
@@ -70,6 +71,8 @@ pub struct Counters {
     /// Sectors the global requests would touch with their bytes side by side.
     pub global_load_ideal_sectors: u64,
     pub global_store_ideal_sectors: u64,
+    /// Distinct 128-byte lines per global request, summed.
+    pub global_lines: u64,
     pub shared_load_requests: u64,
     pub shared_load_wavefronts: u64,
     pub shared_store_requests: u64,
@@ -98,6 +101,7 @@ impl Counters {
             global_store_sectors,
             global_load_ideal_sectors,
             global_store_ideal_sectors,
+            global_lines,
             shared_load_requests,
             shared_load_wavefronts,
             shared_store_requests,
@@ -117,6 +121,7 @@ impl Counters {
         self.global_store_sectors += global_store_sectors;
         self.global_load_ideal_sectors += global_load_ideal_sectors;
         self.global_store_ideal_sectors += global_store_ideal_sectors;
+        self.global_lines += global_lines;
         self.shared_load_requests += shared_load_requests;
         self.shared_load_wavefronts += shared_load_wavefronts;
         self.shared_store_requests += shared_store_requests;
@@ -148,6 +153,7 @@ impl Counters {
             &mut self.global_store_sectors,
             &mut self.global_load_ideal_sectors,
             &mut self.global_store_ideal_sectors,
+            &mut self.global_lines,
             &mut self.shared_load_requests,
             &mut self.shared_load_wavefronts,
             &mut self.shared_store_requests,
@@ -195,7 +201,7 @@ impl Launch {
         );
         let c = self.counters.as_ref();
         let f = |g: fn(&Counters) -> u64| c.map_or("null".to_string(), |c| g(c).to_string());
-        let fields: [(&str, String); 16] = [
+        let fields: [(&str, String); 17] = [
             ("global_load_requests", f(|c| c.global_load_requests)),
             ("global_load_sectors", f(|c| c.global_load_sectors)),
             ("global_store_requests", f(|c| c.global_store_requests)),
@@ -208,6 +214,7 @@ impl Launch {
                 "global_store_ideal_sectors",
                 f(|c| c.global_store_ideal_sectors),
             ),
+            ("global_lines", f(|c| c.global_lines)),
             ("shared_load_requests", f(|c| c.shared_load_requests)),
             ("shared_load_wavefronts", f(|c| c.shared_load_wavefronts)),
             ("shared_store_requests", f(|c| c.shared_store_requests)),
@@ -356,6 +363,7 @@ fn launch_of(v: &json::Value) -> Result<Launch, String> {
             global_store_sectors: int("global_store_sectors"),
             global_load_ideal_sectors: int("global_load_ideal_sectors"),
             global_store_ideal_sectors: int("global_store_ideal_sectors"),
+            global_lines: int("global_lines"),
             shared_load_requests: int("shared_load_requests"),
             shared_load_wavefronts: int("shared_load_wavefronts"),
             shared_store_requests: int("shared_store_requests"),

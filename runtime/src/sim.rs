@@ -1616,6 +1616,11 @@ impl<'a> Ctx<'a> {
                 }
                 self.request(&s[..d], write);
                 let distinct = d as u64;
+                // The sectors are sorted: a new line starts where the line changes.
+                let lines = (0..d)
+                    .filter(|&i| i == 0 || s[i] / 4 != s[i - 1] / 4)
+                    .count();
+                self.c.global_lines += lines as u64;
                 let ideal = ideal_sectors(&mut at[..m], esz);
                 if write {
                     self.c.global_store_requests += 1;

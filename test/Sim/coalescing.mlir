@@ -5,14 +5,16 @@
 // OUT: 45
 // OUT-NEXT: 69
 
-// A coalesced fp32 copy: 32 consecutive floats = 128 bytes = 4 sectors per request.
-// CHECK: "kernel": "copy", "device": "sim", "gpu": "h100", "grid": [1, 1, 1], "block": [32, 1, 1], "global_load_requests": 1, "global_load_sectors": 4, "global_store_requests": 1, "global_store_sectors": 4, "global_load_ideal_sectors": 4, "global_store_ideal_sectors": 4, "shared_load_requests": 0, "shared_load_wavefronts": 0, "shared_store_requests": 0, "shared_store_wavefronts": 0, "shared_ideal_wavefronts": {{[0-9]+}}, "barriers": 0,
+// A coalesced fp32 copy: 32 consecutive floats = 128 bytes = 4 sectors per request, one
+// 128-byte line each for the load and the store.
+// CHECK: "kernel": "copy", "device": "sim", "gpu": "h100", "grid": [1, 1, 1], "block": [32, 1, 1], "global_load_requests": 1, "global_load_sectors": 4, "global_store_requests": 1, "global_store_sectors": 4, "global_load_ideal_sectors": 4, "global_store_ideal_sectors": 4, "global_lines": 2, "shared_load_requests": 0, "shared_load_wavefronts": 0, "shared_store_requests": 0, "shared_store_wavefronts": 0, "shared_ideal_wavefronts": {{[0-9]+}}, "barriers": 0,
 // A column walk of a 32x32 row-major array: 32 sectors per request where 5 would hold
 // its 128 bytes (from its first element, 4 bytes into a sector); the store of one
-// fp32 per thread to consecutive addresses stays at 4.
-// CHECK: "kernel": "column", {{.*}} "global_load_requests": 1, "global_load_sectors": 32, "global_store_requests": 1, "global_store_sectors": 4, "global_load_ideal_sectors": 5, "global_store_ideal_sectors": 4,
-// fp64 copy: 256 bytes = 8 sectors per request.
-// CHECK: "kernel": "copy64", {{.*}} "global_load_requests": 1, "global_load_sectors": 8, "global_store_requests": 1, "global_store_sectors": 8, "global_load_ideal_sectors": 8, "global_store_ideal_sectors": 8,
+// fp32 per thread to consecutive addresses stays at 4. The load's 32 rows are 32 lines
+// (the load/store pipeline's passes), the store's one.
+// CHECK: "kernel": "column", {{.*}} "global_load_requests": 1, "global_load_sectors": 32, "global_store_requests": 1, "global_store_sectors": 4, "global_load_ideal_sectors": 5, "global_store_ideal_sectors": 4, "global_lines": 33,
+// fp64 copy: 256 bytes = 8 sectors, 2 lines per request.
+// CHECK: "kernel": "copy64", {{.*}} "global_load_requests": 1, "global_load_sectors": 8, "global_store_requests": 1, "global_store_sectors": 8, "global_load_ideal_sectors": 8, "global_store_ideal_sectors": 8, "global_lines": 4,
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
