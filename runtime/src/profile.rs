@@ -21,7 +21,7 @@
 //! | `threads`, `blocks` | threads and blocks launched |
 //! | `shared_bytes_per_block`, `registers_per_thread` | resources per block and thread |
 //! | `occupancy` | resident warps per SM over the SM's maximum, 0..1 |
-//! | `l1_hit_rate`, `l2_hit_rate` | hit sectors over looked-up sectors of global memory in L1 (loads) and L2 (loads L1 missed, and stores), 0..1; `null` where the level is not modelled ([`crate::cache`]) |
+//! | `l1_hit_rate`, `l2_hit_rate` | hit sectors over looked-up sectors of global memory in L1 (loads) and L2 (loads L1 missed, and stores, which always hit: L2 writes them without reading DRAM, as ncu counts), 0..1; `null` where the level is not modelled ([`crate::cache`]) |
 //! | `l1_sectors`, `l1_hit_sectors`, `l2_sectors`, `l2_hit_sectors` | the counts behind those rates |
 //! | `dram_read_bytes`, `dram_write_bytes` | bytes the caches could not serve, and written sectors reaching DRAM |
 //! | `estimated_time_s` | sim's time model ([`crate::gpus`]) |
