@@ -96,7 +96,7 @@ impl SectorCache {
     /// on by [`DISPLACEMENT`] sets per block (prime displacement, Kharbutli et al.,
     /// "Using prime numbers for cache indexing to eliminate conflict misses", HPCA 2004).
     /// Consecutive lines still go to consecutive sets, but lines a multiple of `sets`
-    /// apart (the planes of a 128x128 float grid, 64 KiB apart, in a 64 KiB-way L1) no
+    /// apart (the planes of a 128x128 float grid, 64 KiB apart, in an L1 of 64 KiB a way) no
     /// longer all share one set: GPUs hash their set indices for that reason (Nugteren et
     /// al., "A detailed GPU cache model based on reuse distance theory", HPCA 2014, found
     /// Fermi's L1 hashed; GPGPU-Sim models the L2s since Volta with a hash as well), and
