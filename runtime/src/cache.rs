@@ -28,7 +28,7 @@
 //! into one set.
 
 /// Sectors per 128-byte line.
-const SECTORS: u64 = 4;
+pub(crate) const SECTORS: u64 = 4;
 /// Sets by which [`SectorCache::set_of`] moves each block of `sets` lines on: an odd
 /// prime, so that the blocks of any power-of-two stride spread over every set.
 const DISPLACEMENT: u64 = 17;

@@ -29,7 +29,7 @@
 
 use crate::api::Device;
 use crate::bytecode::*;
-use crate::cache::{BlockTrace, CacheCounters, Hierarchy, SectorCache, Waves};
+use crate::cache::{BlockTrace, CacheCounters, Hierarchy, SectorCache, Waves, SECTORS};
 use crate::gpus::{self, Gpu};
 use crate::parallel::{self, zeroed_vec, Owners, Snapshot, Zeroable};
 use crate::profile::{Counters, Launch};
@@ -1618,7 +1618,7 @@ impl<'a> Ctx<'a> {
                 let distinct = d as u64;
                 // The sectors are sorted: a new line starts where the line changes.
                 let lines = (0..d)
-                    .filter(|&i| i == 0 || s[i] / 4 != s[i - 1] / 4)
+                    .filter(|&i| i == 0 || s[i] / SECTORS != s[i - 1] / SECTORS)
                     .count();
                 self.c.global_lines += lines as u64;
                 let ideal = ideal_sectors(&mut at[..m], esz);
