@@ -143,6 +143,58 @@ func.func @small_grid(%A: memref<120x120xf32>, %B: memref<512x512xf32>, %C: memr
 
 // -----
 
+// Two members mapped to threads beside one run in sequence (a matrix product's i, j
+// and k): thread x's tile (j, which its accesses to B and C run along) widens from 32
+// to 128 while the grid keeps 256 blocks (4 x 64, whatever min-blocks says: 1024x1024
+// points), else to 64 while it keeps 128 (512x512), else stays 32 (256x256: 64
+// blocks); each thread then takes 4 or 2 columns of its tile, which tessel-ilp-unroll
+// runs side by side.
+// DEFAULT-LABEL: func.func @register_rows(
+// DEFAULT: tpoly.scop tile_sizes [32, 128, 32] {
+// DEFAULT: tpoly.scop tile_sizes [32, 64, 32] {
+// DEFAULT: tpoly.scop tile_sizes [32, 32, 32] {
+func.func @register_rows(%A: memref<1024x1024xf32>, %B: memref<512x512xf32>, %C: memref<256x256xf32>) {
+  tpoly.scop {
+    affine.for %i = 0 to 1024 {
+      affine.for %j = 0 to 1024 {
+        affine.for %k = 0 to 1024 {
+          %a = affine.load %A[%i, %k] : memref<1024x1024xf32>
+          %b = affine.load %A[%k, %j] : memref<1024x1024xf32>
+          %p = arith.mulf %a, %b : f32
+          affine.store %p, %A[%i, %j] : memref<1024x1024xf32>
+        } {tpoly.band = 0 : i64, tpoly.member = 2 : i64, tpoly.permutable}
+      } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 1 : i64, tpoly.permutable}
+    } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+  }
+  tpoly.scop {
+    affine.for %i = 0 to 512 {
+      affine.for %j = 0 to 512 {
+        affine.for %k = 0 to 512 {
+          %a = affine.load %B[%i, %k] : memref<512x512xf32>
+          %b = affine.load %B[%k, %j] : memref<512x512xf32>
+          %p = arith.mulf %a, %b : f32
+          affine.store %p, %B[%i, %j] : memref<512x512xf32>
+        } {tpoly.band = 0 : i64, tpoly.member = 2 : i64, tpoly.permutable}
+      } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 1 : i64, tpoly.permutable}
+    } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+  }
+  tpoly.scop {
+    affine.for %i = 0 to 256 {
+      affine.for %j = 0 to 256 {
+        affine.for %k = 0 to 256 {
+          %a = affine.load %C[%i, %k] : memref<256x256xf32>
+          %b = affine.load %C[%k, %j] : memref<256x256xf32>
+          %p = arith.mulf %a, %b : f32
+          affine.store %p, %C[%i, %j] : memref<256x256xf32>
+        } {tpoly.band = 0 : i64, tpoly.member = 2 : i64, tpoly.permutable}
+      } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 1 : i64, tpoly.permutable}
+    } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+  }
+  return
+}
+
+// -----
+
 // A triangular band with a parameter: isl scans the tiles that hold points (the
 // tile loop of j starts at the tile of i) and guards each point loop by the
 // triangle and the tile. The scop's own tile_sizes are kept when no size is given.

@@ -23,6 +23,15 @@
 //! a thread's 4 sums, and each step reads one element of B for the 4 rows (paper 000
 //! Fig. 2(b)).
 //!
+//! Then the point loops whose threads' extent is fixed (`tessel.strided = F`, from
+//! `tessel-map-to-gpu`: a tile wider than the block along x, thread `t` taking points
+//! `lo + t`, `lo + t + b`, ..., at most `F` of them) and whose body holds a loop: where
+//! the thread has exactly `F` points (`F` of 2 to 4), they run side by side in the same
+//! way, `b` apart so that a warp's accesses stay consecutive, with no loop
+//! ([`unroll_strided`]). After the rows of the coarsened loop, a matrix product's k
+//! loop then carries a thread's `4 x F` sums and each step reads 4 elements of A and
+//! `F` of B: a register tile in two dimensions (paper 001 sec. 7.3).
+//!
 //! Then the sequential loops of kernels (a thread's loop over its tile's points of a
 //! reduction, such as matrix-vector's `j` or gemm's jammed `k`, or a thread's
 //! recurrence, such as adi's sweeps): an innermost `scf.for` of step 1 whose body loads
@@ -74,14 +83,38 @@ use std::collections::{HashMap, HashSet};
 /// chosen at launch.
 pub const COARSENED: &str = "tessel.coarsened";
 
+/// The attribute `tessel-map-to-gpu` puts on a point loop whose threads' extent is
+/// fixed at compile time: thread `t` of `b` takes points `lo + t * st`, `lo + (t + b) *
+/// st`, ... below `hi`, at most the attribute's value of them (the tile's points over
+/// `b`).
+pub const STRIDED: &str = "tessel.strided";
+
+/// The most points of a strided loop run side by side ([`unroll_strided`]).
+const MAX_STRIDED: i64 = 4;
+
 pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
     let mut loops = Vec::new();
     // SAFETY: the pass manager gives a live operation that this pass alone changes.
     unsafe {
-        collect(op, &mut loops);
+        collect(op, COARSENED, &mut loops);
         for l in loops {
             if let Some(shape) = shape(l) {
                 unroll(l, &shape)?;
+            }
+        }
+        // After them: their copies of a strided loop each get its versions.
+        let mut strided = Vec::new();
+        collect(op, STRIDED, &mut strided);
+        for l in strided {
+            let points = crate::mlir::int_attr(l, STRIDED).unwrap_or(0);
+            mlirOperationRemoveAttributeByName(l, crate::mlir::string_ref(STRIDED));
+            // Points that share no loop share no loads (32 apart, a stencil's points
+            // read different elements): running them side by side would only grow
+            // the code (threshold.c of 2048x2048 on sim: the same estimate).
+            if (2..=MAX_STRIDED).contains(&points) && holds_loop(l) {
+                if let Some(b) = body_of(l) {
+                    unroll_strided(l, points, &b)?;
+                }
             }
         }
         let mut seq = Vec::new();
@@ -93,23 +126,37 @@ pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
     Ok(())
 }
 
-unsafe fn collect(op: MlirOperation, out: &mut Vec<MlirOperation>) {
+/// The `scf.for` loops inside `op` marked `attr`, outermost first.
+unsafe fn collect(op: MlirOperation, attr: &str, out: &mut Vec<MlirOperation>) {
     for c in unsafe { children(op) } {
-        if unsafe { op_name(c) == "scf.for" && has(c, COARSENED) } {
+        if unsafe { op_name(c) == "scf.for" && has(c, attr) } {
             out.push(c);
         }
-        unsafe { collect(c, out) };
+        unsafe { collect(c, attr, out) };
     }
 }
 
+/// Whether the body of `l` holds an `scf.for`.
+unsafe fn holds_loop(l: MlirOperation) -> bool {
+    let mut all = Vec::new();
+    unsafe { super::promote_registers::nested(l, &mut all) };
+    all.iter()
+        .any(|o| o.ptr != l.ptr && unsafe { op_name(*o) } == "scf.for")
+}
+
 /// What the unrolling needs of a coarsened loop `for %p = %lo + %t * st to %hi step
-/// st * %b`: `lo`, `t`, the constant `st`, `hi` and the step, and the body's levels.
+/// st * %b`: `lo`, `t`, the constant `st`, `hi` and the step, and the body.
 struct Shape {
     lo: MlirValue,
     t: MlirValue,
     st: i64,
     hi: MlirValue,
     step: MlirValue,
+    body: Body,
+}
+
+/// The body of a point loop whose points can run side by side in one thread.
+struct Body {
     /// The body, level by level: the operations of each level that do not depend on the
     /// point and the guard (`scf.if` on a condition independent of the point) holding the
     /// next level; the last level's operations ([`jammable`]), with no guard.
@@ -190,6 +237,22 @@ unsafe fn shape(l: MlirOperation) -> Option<Shape> {
                 return None;
             }
         }
+        Some(Shape {
+            lo: add[0],
+            t,
+            st,
+            hi,
+            step,
+            body: body_of(l)?,
+        })
+    }
+}
+
+/// The body of point loop `l` level by level, when its points can run side by side: it
+/// lies below guards that do not depend on the point, its last level is [`jammable`],
+/// and the buffers it uses from outside are its own ([`locals_of`]).
+unsafe fn body_of(l: MlirOperation) -> Option<Body> {
+    unsafe {
         let p = iv(l);
         let mut levels = Vec::new();
         let mut block = body(l);
@@ -225,15 +288,7 @@ unsafe fn shape(l: MlirOperation) -> Option<Shape> {
             levels.push((ops.to_vec(), None));
             break;
         }
-        Some(Shape {
-            lo: add[0],
-            t,
-            st,
-            hi,
-            step,
-            levels,
-            locals,
-        })
+        Some(Body { levels, locals })
     }
 }
 
@@ -327,94 +382,17 @@ unsafe fn unroll(l: MlirOperation, s: &Shape) -> Result<(), String> {
         let then2 = mlirRegionGetFirstBlock(mlirOperationGetRegion(inner, 0));
         let else2 = mlirRegionGetFirstBlock(mlirOperationGetRegion(inner, 1));
         for (f, block) in [(4, then4), (2, then2)] {
-            // The thread's first point: lo + (f * t) * st.
+            // The thread's first point: lo + (f * t) * st, the next ones st apart.
             let ft = mlirOperationGetResult(block_ops(block)[0], 0);
-            let ctx = mlirOperationGetContext(l);
-            let index = mlirIndexTypeGet(ctx);
-            let loc = mlirOperationGetLocation(l);
-            let cst = |c: i64| {
-                let attr = mlirIntegerAttrGet(index, c);
-                let mut st = mlirOperationStateGet(crate::mlir::string_ref("arith.constant"), loc);
-                let named = mlirNamedAttributeGet(
-                    mlirIdentifierGet(ctx, crate::mlir::string_ref("value")),
-                    attr,
-                );
-                mlirOperationStateAddAttributes(&mut st, 1, &named);
-                mlirOperationStateAddResults(&mut st, 1, &index);
-                mlirOperationCreate(&mut st)
-            };
-            let bin = |name: &str, a: MlirValue, b: MlirValue| {
-                let mut st = mlirOperationStateGet(crate::mlir::string_ref(name), loc);
-                mlirOperationStateAddOperands(&mut st, 2, [a, b].as_ptr());
-                mlirOperationStateAddResults(&mut st, 1, &index);
-                mlirOperationCreate(&mut st)
-            };
-            let mut forms = Forms::default();
-            let put = |o: MlirOperation, target: MlirBlock| {
-                place(target, o);
-                mlirOperationGetResult(o, 0)
-            };
-            let stc = put(cst(s.st), block);
-            let first = put(bin("arith.muli", ft, stc), block);
-            let base = put(bin("arith.addi", s.lo, first), block);
+            let stc = place_index(block, l, "arith.constant", &[], s.st);
+            let first = place_index(block, l, "arith.muli", &[ft, stc], 0);
+            let base = place_index(block, l, "arith.addi", &[s.lo, first], 0);
             let mut points = vec![base];
             for j in 1..f {
-                let c = put(cst(j * s.st), block);
-                points.push(put(bin("arith.addi", base, c), block));
+                let c = place_index(block, l, "arith.constant", &[], j * s.st);
+                points.push(place_index(block, l, "arith.addi", &[base, c], 0));
             }
-            // Each point's values of the body's operations (the point's own, or shared).
-            let mut maps: Vec<HashMap<usize, MlirValue>> = points
-                .iter()
-                .map(|p| HashMap::from([(iv(l).ptr as usize, *p)]))
-                .collect();
-            for p in &points {
-                forms.note(*p);
-            }
-            // Each point's own copy of the loop's private buffers.
-            for a in &s.locals {
-                let alloca = mlirOpResultGetOwner(*a);
-                for m in maps.iter_mut() {
-                    let c = mlirOperationClone(alloca);
-                    place(block, c);
-                    m.insert(a.ptr as usize, mlirOperationGetResult(c, 0));
-                }
-            }
-            let mut target = block;
-            for (pre, guard) in &s.levels {
-                if guard.is_none() {
-                    jam(pre, &mut maps, target, &mut forms);
-                    break;
-                }
-                // Shared by every point: cloned once, the first map's values for all.
-                for &o in pre {
-                    let c = mlirOperationClone(o);
-                    remap(c, &maps[0]);
-                    place(target, c);
-                    for m in maps.iter_mut() {
-                        for r in 0..mlirOperationGetNumResults(o) {
-                            m.insert(
-                                mlirOperationGetResult(o, r).ptr as usize,
-                                mlirOperationGetResult(c, r),
-                            );
-                        }
-                    }
-                }
-                if let Some(g) = guard {
-                    // The guard, with an empty body for the next level.
-                    let c = mlirOperationClone(*g);
-                    remap(c, &maps[0]);
-                    place(target, c);
-                    let b = body(c);
-                    let t = mlirBlockGetTerminator(b);
-                    // Users before what they use.
-                    for o in block_ops(b).into_iter().rev() {
-                        if o.ptr != t.ptr {
-                            mlirOperationDestroy(o);
-                        }
-                    }
-                    target = b;
-                }
-            }
+            replicate(l, &s.body, &points, block);
         }
         // The loop itself, for the other cases.
         mlirOperationRemoveAttributeByName(l, crate::mlir::string_ref(COARSENED));
@@ -422,6 +400,144 @@ unsafe fn unroll(l: MlirOperation, s: &Shape) -> Result<(), String> {
         let end = mlirBlockGetTerminator(else2);
         mlirBlockInsertOwnedOperationBefore(else2, end, l);
         Ok(())
+    }
+}
+
+/// Runs the `f` points of a thread's strided loop `l` (`for %p = %l to %hi step %s`)
+/// side by side where it has exactly `f` (`%l + (f - 1) * %s < %hi <= %l + f * %s`):
+/// the points `%l + j * %s`, `j < f`, each operation of the body repeated for them
+/// ([`replicate`]), so that a loop inside carries every point's values (a matrix
+/// product's k loop then updates a thread's `4 x f` sums from 4 elements of A and `f`
+/// of B per step: a register tile in two dimensions, paper 001 sec. 7.3). The points
+/// stay `%s` apart, so that consecutive threads still access consecutive elements.
+/// Otherwise the loop runs as before.
+unsafe fn unroll_strided(l: MlirOperation, f: i64, b: &Body) -> Result<(), String> {
+    unsafe {
+        let text = format!(
+            "func.func @v(%l: index, %hi: index, %s: index) {{
+  %c1 = arith.constant {} : index
+  %cf = arith.constant {f} : index
+  %a = arith.muli %s, %c1 : index
+  %last = arith.addi %l, %a : index
+  %e = arith.muli %s, %cf : index
+  %end = arith.addi %l, %e : index
+  %in = arith.cmpi slt, %last, %hi : index
+  %out = arith.cmpi sge, %end, %hi : index
+  %all = arith.andi %in, %out : i1
+  scf.if %all {{
+  }} else {{
+  }}
+  return
+}}",
+            f - 1
+        );
+        let operands = [0, 1, 2].map(|k| mlirOperationGetOperand(l, k));
+        let (_, made) = instantiate(l, &text, &operands)?;
+        let versions = made[made.len() - 1];
+        let then = mlirRegionGetFirstBlock(mlirOperationGetRegion(versions, 0));
+        let other = mlirRegionGetFirstBlock(mlirOperationGetRegion(versions, 1));
+        let mut points = vec![operands[0]];
+        for j in 1..f {
+            let c = place_index(then, l, "arith.constant", &[], j);
+            let o = place_index(then, l, "arith.muli", &[operands[2], c], 0);
+            points.push(place_index(then, l, "arith.addi", &[operands[0], o], 0));
+        }
+        replicate(l, b, &points, then);
+        mlirOperationRemoveFromParent(l);
+        mlirBlockInsertOwnedOperationBefore(other, mlirBlockGetTerminator(other), l);
+        Ok(())
+    }
+}
+
+/// Builds an index operation at `l`'s location at the end of `block`: an
+/// `arith.constant` of `value` (no operands) or a binary `name` of `operands`; its
+/// result.
+unsafe fn place_index(
+    block: MlirBlock,
+    l: MlirOperation,
+    name: &str,
+    operands: &[MlirValue],
+    value: i64,
+) -> MlirValue {
+    unsafe {
+        let ctx = mlirOperationGetContext(l);
+        let index = mlirIndexTypeGet(ctx);
+        let mut st =
+            mlirOperationStateGet(crate::mlir::string_ref(name), mlirOperationGetLocation(l));
+        if operands.is_empty() {
+            let named = mlirNamedAttributeGet(
+                mlirIdentifierGet(ctx, crate::mlir::string_ref("value")),
+                mlirIntegerAttrGet(index, value),
+            );
+            mlirOperationStateAddAttributes(&mut st, 1, &named);
+        }
+        mlirOperationStateAddOperands(&mut st, operands.len() as isize, operands.as_ptr());
+        mlirOperationStateAddResults(&mut st, 1, &index);
+        let o = mlirOperationCreate(&mut st);
+        place(block, o);
+        mlirOperationGetResult(o, 0)
+    }
+}
+
+/// Emits at the end of `block` the body of point loop `l` for each of `points` (values
+/// of its counter) side by side: each point with its own copy of the loop's private
+/// buffers, the guards' levels once, the last level [`jam`]med.
+unsafe fn replicate(l: MlirOperation, b: &Body, points: &[MlirValue], block: MlirBlock) {
+    unsafe {
+        let mut forms = Forms::default();
+        // Each point's values of the body's operations (the point's own, or shared).
+        let mut maps: Vec<HashMap<usize, MlirValue>> = points
+            .iter()
+            .map(|p| HashMap::from([(iv(l).ptr as usize, *p)]))
+            .collect();
+        for p in points {
+            forms.note(*p);
+        }
+        // Each point's own copy of the loop's private buffers.
+        for a in &b.locals {
+            let alloca = mlirOpResultGetOwner(*a);
+            for m in maps.iter_mut() {
+                let c = mlirOperationClone(alloca);
+                place(block, c);
+                m.insert(a.ptr as usize, mlirOperationGetResult(c, 0));
+            }
+        }
+        let mut target = block;
+        for (pre, guard) in &b.levels {
+            if guard.is_none() {
+                jam(pre, &mut maps, target, &mut forms);
+                break;
+            }
+            // Shared by every point: cloned once, the first map's values for all.
+            for &o in pre {
+                let c = mlirOperationClone(o);
+                remap(c, &maps[0]);
+                place(target, c);
+                for m in maps.iter_mut() {
+                    for r in 0..mlirOperationGetNumResults(o) {
+                        m.insert(
+                            mlirOperationGetResult(o, r).ptr as usize,
+                            mlirOperationGetResult(c, r),
+                        );
+                    }
+                }
+            }
+            if let Some(g) = guard {
+                // The guard, with an empty body for the next level.
+                let c = mlirOperationClone(*g);
+                remap(c, &maps[0]);
+                place(target, c);
+                let b = body(c);
+                let t = mlirBlockGetTerminator(b);
+                // Users before what they use.
+                for o in block_ops(b).into_iter().rev() {
+                    if o.ptr != t.ptr {
+                        mlirOperationDestroy(o);
+                    }
+                }
+                target = b;
+            }
+        }
     }
 }
 
@@ -514,6 +630,11 @@ unsafe fn jam(
             let mut st = mlirOperationStateGet(crate::mlir::string_ref(&name), loc);
             mlirOperationStateAddOperands(&mut st, operands.len() as isize, operands.as_ptr());
             mlirOperationStateAddResults(&mut st, types.len() as isize, types.as_ptr());
+            // Its attributes (a strided point loop's, for its own versions later).
+            let attrs: Vec<MlirNamedAttribute> = (0..mlirOperationGetNumAttributes(o))
+                .map(|k| mlirOperationGetAttribute(o, k))
+                .collect();
+            mlirOperationStateAddAttributes(&mut st, attrs.len() as isize, attrs.as_ptr());
             let nregions = mlirOperationGetNumRegions(o);
             let mut regions = Vec::new();
             for r in 0..nregions {

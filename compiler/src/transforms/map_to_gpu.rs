@@ -30,7 +30,10 @@
 //!    threads ([`tessel_runtime::gpus::coarsened_extent`]); the point loop then steps
 //!    by that value (a big grid on a small GPU shares each block's setup among more
 //!    points, a small one keeps a thread per point); a scop's `tessel.coarsen = N`
-//!    (`tessel-autotune`'s choice; 0 for auto) overrides the option. `tessel-bound-blocks` bounds such
+//!    (`tessel-autotune`'s choice; 0 for auto) overrides the option. The coarsened
+//!    loop is marked `tessel.coarsened`; another point loop with several points per
+//!    thread (a tile wider than the block) `tessel.strided = F`, `F` the most points a
+//!    thread takes, for `tessel-ilp-unroll`. `tessel-bound-blocks` bounds such
 //!    kernels' registers by the largest block. Loops and conditions that hold a
 //!    parallel loop deeper stay on the host (PPCG sec. 6.3: outer sequential loops on the
 //!    host, several kernels per scop). A local scalar (a zero-dimensional buffer at the
@@ -1061,13 +1064,22 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                         false => {
                             let (_, made) = instantiate(*p, POINTS, &[l, h, s, k.t[d], b[d]])?;
                             let f = made[made.len() - 1];
+                            let ctx = mlirOperationGetContext(f);
                             if d == outer && (at_launch || names.coarsen.is_some_and(|f| f > 1)) {
                                 // Several points per thread: for tessel-ilp-unroll.
-                                let ctx = mlirOperationGetContext(f);
                                 mlirOperationSetAttributeByName(
                                     f,
                                     string_ref(super::ilp_unroll::COARSENED),
                                     mlirUnitAttrGet(ctx),
+                                );
+                            } else {
+                                // At most this many points per thread, the block's
+                                // extent apart: for tessel-ilp-unroll.
+                                let most = ((size(m) + step - 1) / step + block[d] - 1) / block[d];
+                                mlirOperationSetAttributeByName(
+                                    f,
+                                    string_ref(super::ilp_unroll::STRIDED),
+                                    mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), most),
                                 );
                             }
                             body(f)

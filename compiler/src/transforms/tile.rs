@@ -18,7 +18,9 @@
 //! three) while the grid would have fewer than [`MIN_BLOCKS`] blocks, where the loops'
 //! extents are known and their bounds independent ([`small_grid`]); for the members run in sequence inside a
 //! thread, 32 beside two mapped members (a 32x32x32 tile of a matrix product: its
-//! shared boxes stay within 8 KiB of f64 each), else 8; in a band without a coincident
+//! shared boxes stay within 8 KiB of f64 each; thread x's tile then widens to 64 or 128
+//! where the grid keeps 2 or 4 times [`MIN_BLOCKS`] blocks, a register tile of 2 or 4
+//! columns per thread: [`register_rows`]), else 8; in a band without a coincident
 //! member, 32 for each of one or two members and 8 for deeper bands. The sizes of the
 //! first band tiled are recorded as the scop's `tile_sizes`. A scop with
 //! `tessel.tile = false` (`tessel-autotune`'s choice) is left untiled.
@@ -246,6 +248,9 @@ pub(crate) unsafe fn rule(loops: &[MlirOperation], min_blocks: i64) -> Vec<i64> 
             default = vec![32; n];
             let order = unsafe { thread_order(loops[n - 1], &counters(loops, &mapped)) };
             unsafe { small_grid(loops, &mapped, &order, &mut default, &[8], min_blocks) };
+            if n > 2 {
+                unsafe { register_rows(loops, &mapped, &order, &mut default) };
+            }
         }
         _ => {
             let order = unsafe { thread_order(loops[n - 1], &counters(loops, &mapped)) };
@@ -256,6 +261,52 @@ pub(crate) unsafe fn rule(loops: &[MlirOperation], min_blocks: i64) -> Vec<i64> 
         }
     }
     default
+}
+
+/// Widens thread x's tile of a band with two mapped members beside a member run in
+/// sequence (a matrix product's `i`, `j` and `k`) from 32 to 128 where the grid keeps at
+/// least 4 x [`MIN_BLOCKS`] blocks, else to 64 where it keeps 2 x [`MIN_BLOCKS`] (where
+/// [`extent_estimate`] knows the mapped loops' extents; the `min-blocks` option, which
+/// lets a small grid keep full tiles, does not apply): each thread then takes 2 or 4
+/// points along x, 32 apart, which `tessel-ilp-unroll` runs side by side, so that each
+/// element of A a step of k reads serves 2 or 4 sums (a register tile, paper 001 sec.
+/// 7.3). Fewer blocks than that leave SMs idle: gemm of 256x256 on sim's gtx690 runs
+/// 127 us with 32x32 tiles (64 blocks) and 134 us with 32x64 (32 blocks); of 512x512,
+/// 995, 843 (128 blocks) and 690 us (32x128, 64 blocks) on gtx690, 77.8, 67.6 and 90.8
+/// us on h100 (132 SMs); of 1024x1024, 7926, 6689 and 5491 us (256 blocks) on gtx690,
+/// 403, 497 and 343 us on h100.
+unsafe fn register_rows(
+    loops: &[MlirOperation],
+    mapped: &[usize],
+    order: &[usize],
+    sizes: &mut [i64],
+) {
+    let Some(extents) = mapped
+        .iter()
+        .map(|&m| unsafe { extent_estimate(loops[m]) })
+        .collect::<Option<Vec<i64>>>()
+    else {
+        return;
+    };
+    let blocks = |sizes: &[i64]| -> i64 {
+        mapped
+            .iter()
+            .zip(&extents)
+            .map(|(&m, &e)| (e.max(1) + sizes[m] - 1) / sizes[m])
+            .product()
+    };
+    let x = mapped[order[0]];
+    if sizes[x] != 32 {
+        return;
+    }
+    for (wide, least) in [(128, 4 * MIN_BLOCKS), (64, 2 * MIN_BLOCKS)] {
+        let mut v = sizes.to_vec();
+        v[x] = wide;
+        if blocks(&v) >= least {
+            sizes[x] = wide;
+            return;
+        }
+    }
 }
 
 /// Halves the tiles of the mapped members other than thread x's (`order`: the mapped
