@@ -19,7 +19,8 @@
 //! ([`crate::estimate`]) with each integer argument of a function set to one value
 //! ([`parameter_value`], or the `size` option). The rule's candidate runs first, and
 //! only as many others follow as its cost in simulated instructions fits in
-//! [`BUDGET`]. A function takes the candidate of least estimated time; ties keep the
+//! [`BUDGET`]; where no other candidate's estimate is left to compare the first with, the
+//! function is left to the rule. A function takes the candidate of least estimated time; ties keep the
 //! earlier; where the value is below the arrays' extents, another candidate must lead
 //! the rule's by [`REDUCED_MARGIN`]. A candidate that fails to compile or estimate is skipped; when the rule's
 //! own fails the function is left to it, with a remark. Tile sizes never change what a
@@ -265,13 +266,28 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
             cache.put(&f.key, None, &note);
             continue;
         };
+        let tried = (0..times.len()).filter(|c| time(*c).is_some()).count();
+        if tried < 2 {
+            // Nothing to compare the first candidate with (its shared memory for any
+            // reuse is not the rule's own choice): the rule decides, as untuned. gemm
+            // of 1024x1024 on gtx690: the first candidate alone fits the budget, and
+            // ran 6328 us against the rule's 5704.
+            let note = format!(
+                "autotune ({how}, parameters {}): left to the rule: no other candidate than the rule's sizes with shared memory ({:.1} us {}) fits in the estimate's budget",
+                f.param,
+                base * 1e6,
+                if measure.is_some() { "measured" } else { "estimated" },
+            );
+            unsafe { remark(f.scops[0], &note) };
+            cache.put(&f.key, None, &note);
+            continue;
+        }
         let margin = if f.reduced { REDUCED_MARGIN } else { 1.0 };
         let best = (0..times.len())
             .filter_map(|c| time(c).map(|t| (c, t)))
             .filter(|&(c, t)| c == 0 || t * margin < base)
             .fold((0, base), |b, (c, t)| if t < b.1 { (c, t) } else { b });
         let choices = candidates[best.0][range].to_vec();
-        let tried = (0..times.len()).filter(|c| time(*c).is_some()).count();
         let budget = match skipped {
             0 => String::new(),
             n => format!(", {n} left out by the estimate's budget"),
