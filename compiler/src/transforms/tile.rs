@@ -263,6 +263,25 @@ pub(crate) unsafe fn rule(loops: &[MlirOperation], min_blocks: i64) -> Vec<i64> 
     default
 }
 
+/// The blocks of a grid over the members `mapped` of `loops` for tile sizes `sizes`,
+/// where [`extent_estimate`] knows every mapped loop's extent.
+unsafe fn grid_blocks<'a>(
+    loops: &[MlirOperation],
+    mapped: &'a [usize],
+) -> Option<impl Fn(&[i64]) -> i64 + 'a> {
+    let extents = mapped
+        .iter()
+        .map(|&m| unsafe { extent_estimate(loops[m]) })
+        .collect::<Option<Vec<i64>>>()?;
+    Some(move |sizes: &[i64]| -> i64 {
+        mapped
+            .iter()
+            .zip(&extents)
+            .map(|(&m, &e)| (e.max(1) + sizes[m] - 1) / sizes[m])
+            .product()
+    })
+}
+
 /// Widens thread x's tile of a band with two mapped members beside a member run in
 /// sequence (a matrix product's `i`, `j` and `k`) from 32 to 128 where the grid keeps at
 /// least 4 x [`MIN_BLOCKS`] blocks, else to 64 where it keeps 2 x [`MIN_BLOCKS`] (where
@@ -281,19 +300,8 @@ unsafe fn register_rows(
     order: &[usize],
     sizes: &mut [i64],
 ) {
-    let Some(extents) = mapped
-        .iter()
-        .map(|&m| unsafe { extent_estimate(loops[m]) })
-        .collect::<Option<Vec<i64>>>()
-    else {
+    let Some(blocks) = (unsafe { grid_blocks(loops, mapped) }) else {
         return;
-    };
-    let blocks = |sizes: &[i64]| -> i64 {
-        mapped
-            .iter()
-            .zip(&extents)
-            .map(|(&m, &e)| (e.max(1) + sizes[m] - 1) / sizes[m])
-            .product()
     };
     let x = mapped[order[0]];
     if sizes[x] != 32 {
@@ -342,19 +350,8 @@ unsafe fn small_grid(
     if !rectangular {
         return;
     }
-    let Some(extents) = mapped
-        .iter()
-        .map(|&m| unsafe { extent_estimate(loops[m]) })
-        .collect::<Option<Vec<i64>>>()
-    else {
+    let Some(blocks) = (unsafe { grid_blocks(loops, mapped) }) else {
         return;
-    };
-    let blocks = |sizes: &[i64]| -> i64 {
-        mapped
-            .iter()
-            .zip(&extents)
-            .map(|(&m, &e)| (e.max(1) + sizes[m] - 1) / sizes[m])
-            .product()
     };
     // The outermost thread dimension first: z of three, y of two.
     for (&d, &min) in order[1..].iter().rev().zip(least.iter().rev()) {
