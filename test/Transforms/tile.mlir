@@ -153,6 +153,8 @@ func.func @small_grid(%A: memref<120x120xf32>, %B: memref<512x512xf32>, %C: memr
 // DEFAULT: tpoly.scop tile_sizes [32, 128, 32] {
 // DEFAULT: tpoly.scop tile_sizes [32, 64, 32] {
 // DEFAULT: tpoly.scop tile_sizes [32, 32, 32] {
+// A triangular band (syrk's j <= i) keeps its tiles square, as small grids do.
+// DEFAULT: tpoly.scop tile_sizes [32, 32, 32] {
 func.func @register_rows(%A: memref<1024x1024xf32>, %B: memref<512x512xf32>, %C: memref<256x256xf32>) {
   tpoly.scop {
     affine.for %i = 0 to 1024 {
@@ -186,6 +188,18 @@ func.func @register_rows(%A: memref<1024x1024xf32>, %B: memref<512x512xf32>, %C:
           %b = affine.load %C[%k, %j] : memref<256x256xf32>
           %p = arith.mulf %a, %b : f32
           affine.store %p, %C[%i, %j] : memref<256x256xf32>
+        } {tpoly.band = 0 : i64, tpoly.member = 2 : i64, tpoly.permutable}
+      } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 1 : i64, tpoly.permutable}
+    } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}
+  }
+  tpoly.scop {
+    affine.for %i = 0 to 1024 {
+      affine.for %j = 0 to affine_map<(d0) -> (d0 + 1)>(%i) {
+        affine.for %k = 0 to 1024 {
+          %a = affine.load %A[%i, %k] : memref<1024x1024xf32>
+          %b = affine.load %A[%j, %k] : memref<1024x1024xf32>
+          %p = arith.mulf %a, %b : f32
+          affine.store %p, %A[%i, %j] : memref<1024x1024xf32>
         } {tpoly.band = 0 : i64, tpoly.member = 2 : i64, tpoly.permutable}
       } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 1 : i64, tpoly.permutable}
     } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable}

@@ -264,11 +264,25 @@ pub(crate) unsafe fn rule(loops: &[MlirOperation], min_blocks: i64) -> Vec<i64> 
 }
 
 /// The blocks of a grid over the members `mapped` of `loops` for tile sizes `sizes`,
-/// where [`extent_estimate`] knows every mapped loop's extent.
+/// where the band is rectangular (no mapped loop's bounds use another's counter) and
+/// [`extent_estimate`] knows every mapped loop's extent.
 unsafe fn grid_blocks<'a>(
     loops: &[MlirOperation],
     mapped: &'a [usize],
 ) -> Option<impl Fn(&[i64]) -> i64 + 'a> {
+    // Tiles of different sizes along a triangular band (syrk's `j <= i`) bound its tile
+    // loops with `floordiv`: a grid of one dimension then (sim: 7.7 -> 268 us). So
+    // only a rectangular band has its grid counted (and its tiles resized).
+    let ivs = unsafe { counters(loops, &(0..loops.len()).collect::<Vec<_>>()) };
+    let rectangular = mapped.iter().all(|&m| unsafe {
+        (0..mlirOperationGetNumOperands(loops[m])).all(|k| {
+            !ivs.iter()
+                .any(|iv| mlirValueEqual(*iv, mlirOperationGetOperand(loops[m], k)))
+        })
+    });
+    if !rectangular {
+        return None;
+    }
     let extents = mapped
         .iter()
         .map(|&m| unsafe { extent_estimate(loops[m]) })
@@ -338,18 +352,6 @@ unsafe fn small_grid(
     least: &[i64],
     min_blocks: i64,
 ) {
-    // Tiles of different sizes along a triangular band (syrk's `j <= i`) bound its tile
-    // loops with `floordiv`: a grid of one dimension then (sim: 7.7 -> 268 us).
-    let ivs = unsafe { counters(loops, &(0..loops.len()).collect::<Vec<_>>()) };
-    let rectangular = mapped.iter().all(|&m| unsafe {
-        (0..mlirOperationGetNumOperands(loops[m])).all(|k| {
-            !ivs.iter()
-                .any(|iv| mlirValueEqual(*iv, mlirOperationGetOperand(loops[m], k)))
-        })
-    });
-    if !rectangular {
-        return;
-    }
     let Some(blocks) = (unsafe { grid_blocks(loops, mapped) }) else {
         return;
     };
