@@ -9,7 +9,8 @@
 //! arithmetic (`arith`, `scf.for`, `scf.if`, `memref.dim`, the runtime's
 //! `tessel_block_extent` for the GPU modelled); each `gpu.alloc` becomes zeroed memory
 //! on a sampled sim ([`tessel_runtime::sim::Sim::sampled`]: a launch runs its first
-//! waves, at least a given number of blocks, its counters scaled to the grid). A launch
+//! waves, at least a given number of blocks or fewer where these run long, its counters
+//! scaled to the grid). A launch
 //! repeated with the same kernel, grid, block and arguments (a time loop's) is simulated
 //! once and counted as often as it runs; a kernel launched in many ways has some of
 //! them simulated ([`SIMULATED_PER_KERNEL`]). Copies between host and device are not timed: they are
@@ -576,16 +577,18 @@ pub unsafe fn programs(
     Ok(out)
 }
 
-/// Runs `host`'s launches on a sampled sim of `gpu` and returns their total estimated
-/// seconds and the thread instructions simulated; `kernels`: the module's kernels in
-/// sim's form (`simform::compile_module` of the module after the device preparation).
+/// Runs `host`'s launches on a sampled sim of `gpu` (of each launch, the first waves
+/// holding `sample` blocks, fewer where they reach `instructions` thread instructions:
+/// [`tessel_runtime::sim::Sim::sampled`]) and returns their total estimated seconds and
+/// the thread instructions simulated; `kernels`: the module's kernels in sim's form
+/// (`simform::compile_module` of the module after the device preparation).
 pub fn simulate(
     host: &Program,
     kernels: &[(String, Vec<Kernel>)],
     gpu: &'static Gpu,
-    sample: u64,
+    (sample, instructions): (u64, u64),
 ) -> Result<(f64, u64), String> {
-    let mut sim = tessel_runtime::sim::Sim::sampled(gpu, sample)?;
+    let mut sim = tessel_runtime::sim::Sim::sampled(gpu, sample, instructions)?;
     let images: Vec<(Vec<u8>, &[Kernel])> = kernels
         .iter()
         .map(|(_, ks)| {

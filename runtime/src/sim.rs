@@ -143,9 +143,10 @@ pub struct Sim {
     threads: Option<usize>,
     /// Module variables, by module and name: their device allocations.
     globals: HashMap<(usize, String), u64>,
-    /// At most this many blocks of each launch run, their counters scaled to the whole
-    /// grid ([`Sim::sampled`]); `None`: every block.
-    sample: Option<u64>,
+    /// Of each launch, the first whole waves holding this many blocks run, fewer where
+    /// their thread instructions reach the second figure, their counters scaled to the
+    /// whole grid ([`Sim::sampled`]); `None`: every block.
+    sample: Option<(u64, u64)>,
     /// Thread instructions run so far (before any scaling of a sampled launch).
     executed: u64,
 }
@@ -179,15 +180,20 @@ impl Sim {
     /// least `blocks`, in whole waves of the resident blocks) and scales their counters,
     /// cache counters included, by the grid's blocks over those run, so that the
     /// estimated time is the whole launch's (the longest block's latency chain is kept
-    /// as found). For a model-driven choice between versions of a kernel
-    /// (`tessel-autotune`): results in memory are those of the blocks run only. It runs
-    /// on one thread, since the tuner runs its candidates side by side, and without the
-    /// race check of global memory (bounds and shared memory are still checked).
-    pub fn sampled(gpu: &'static Gpu, blocks: u64) -> Result<Sim, String> {
+    /// as found). A launch whose blocks run long stops earlier, at the first of the
+    /// block counts 1, 2, 4, ... below the SMs, then the SMs' rounds (SMs, 2 x SMs, ...)
+    /// within a wave, then whole waves, at which its blocks have run `instructions`
+    /// thread instructions (a matrix product of 1024^3 runs 10M per
+    /// block of 32x128: 256 blocks took 28 s). For a model-driven choice between versions
+    /// of a kernel (`tessel-autotune`): results in memory are those of the blocks run
+    /// only. It runs on one thread, since the tuner runs its candidates side by side,
+    /// and without the race check of global memory (bounds and shared memory are still
+    /// checked).
+    pub fn sampled(gpu: &'static Gpu, blocks: u64, instructions: u64) -> Result<Sim, String> {
         let mut s = Sim::new()?;
         s.gpu = gpu;
         s.threads = Some(1);
-        s.sample = Some(blocks.max(1));
+        s.sample = Some((blocks.max(1), instructions.max(1)));
         Ok(s)
     }
 
@@ -266,17 +272,34 @@ impl Sim {
         Ok(())
     }
 
-    /// The blocks of `plan` that run: all, or with [`Sim::sampled`] the first whole
-    /// waves holding at least the sample.
+    /// The blocks of `plan` that run at most: all, or with [`Sim::sampled`] the first
+    /// whole waves holding at least the sample.
     fn blocks_run(&self, plan: &Plan) -> u64 {
         let all = plan.blocks();
         match self.sample {
             None => all,
-            Some(n) => {
-                let wave = self.gpu.sms as u64 * plan.blocks_per_sm.max(1) as u64;
-                n.next_multiple_of(wave).min(all)
-            }
+            Some((n, _)) => n.next_multiple_of(self.wave(plan)).min(all),
         }
+    }
+
+    /// The blocks of `plan` resident at once on the GPU.
+    fn wave(&self, plan: &Plan) -> u64 {
+        self.gpu.sms as u64 * plan.blocks_per_sm.max(1) as u64
+    }
+
+    /// Whether a sampled launch of `plan` stops after its first `ran` blocks, which ran
+    /// `instructions` thread instructions ([`Sim::sampled`]).
+    fn sample_done(&self, plan: &Plan, ran: u64, instructions: u64) -> bool {
+        let Some((_, most)) = self.sample else {
+            return false;
+        };
+        let (sms, wave) = (self.gpu.sms.max(1) as u64, self.wave(plan));
+        let boundary = match (ran < sms, ran < wave) {
+            (true, _) => ran.is_power_of_two(),
+            (false, true) => ran.is_multiple_of(sms),
+            (false, false) => ran.is_multiple_of(wave),
+        };
+        instructions >= most && boundary
     }
 
     fn next_stamp(&mut self) -> u32 {
@@ -289,9 +312,9 @@ impl Sim {
     }
 }
 
-/// The outcome of running a launch's blocks: its counters, or the error that stopped
-/// it (`None`: a parallel run dropped, to run again serially).
-type BlocksRun = Result<(Counters, CacheCounters), Option<String>>;
+/// The outcome of running a launch's blocks: its counters and the blocks that ran, or
+/// the error that stopped it (`None`: a parallel run dropped, to run again serially).
+type BlocksRun = Result<(Counters, CacheCounters, u64), Option<String>>;
 
 impl Sim {
     /// This thread's shadows of the allocations a launch binds (`worker` 0: the serial
@@ -359,7 +382,7 @@ impl Sim {
             .collect();
         let (result, done) = if threads == 1 {
             let mut ctx = ctxs.into_iter().next().expect("one thread");
-            let mut result = Ok(());
+            let mut result = Ok(blocks);
             for b in 0..blocks {
                 if let Err(e) = ctx.run_block(b) {
                     result = Err(Some(e));
@@ -367,6 +390,10 @@ impl Sim {
                 }
                 let spare = waves.spare().unwrap_or_default();
                 waves.add(b, std::mem::replace(&mut ctx.trace, spare));
+                if self.sample_done(plan, b + 1, ctx.c.instructions) {
+                    result = Ok(b + 1);
+                    break;
+                }
             }
             (result, vec![ctx])
         } else {
@@ -382,7 +409,7 @@ impl Sim {
                 // SAFETY: as above; every thread has ended.
                 unsafe { snapshot.restore() };
             }
-            (if dropped { Err(None) } else { Ok(()) }, done)
+            (if dropped { Err(None) } else { Ok(blocks) }, done)
         };
         let mut counters = Counters::default();
         let mut stamp = launch_start;
@@ -405,7 +432,7 @@ impl Sim {
             hierarchy.keep_l1(l1);
         }
         self.caches = Some(hierarchy);
-        result.map(|()| (counters, caches))
+        result.map(|ran| (counters, caches, ran))
     }
 }
 
@@ -2183,9 +2210,8 @@ impl Sim {
         if let Err(None) = run {
             run = self.run_blocks(&plan, 1);
         }
-        let (mut counters, mut caches) = run.map_err(|e| e.unwrap_or_default())?;
+        let (mut counters, mut caches, ran) = run.map_err(|e| e.unwrap_or_default())?;
         self.executed += counters.instructions;
-        let ran = self.blocks_run(&plan);
         if ran < plan.blocks() {
             counters.scale(plan.blocks() as f64 / ran as f64);
             caches.scale(plan.blocks() as f64 / ran as f64);
@@ -2753,7 +2779,7 @@ mod tests {
         let (full, _) = twice_in(full, 1024, false);
         let full = full.unwrap();
         // A wave of gtx690 holds 8 SMs x 16 blocks of 64 threads: 128 of the 1024 run.
-        let (sampled, mem) = twice_in(Sim::sampled(gtx690, 100).unwrap(), 1024, false);
+        let (sampled, mem) = twice_in(Sim::sampled(gtx690, 100, u64::MAX).unwrap(), 1024, false);
         let sampled = sampled.unwrap();
         assert!(mem[..128 * 64].iter().zip(0..).all(|(v, i)| *v == 2 * i));
         assert!(mem[128 * 64..].iter().all(|v| *v == 0));
@@ -2765,6 +2791,18 @@ mod tests {
             full.caches.unwrap().dram_write_bytes
         );
         assert_eq!(sampled.estimated_time_s, full.estimated_time_s);
+        // Past 4 blocks' instructions, it stops at the first round of the 8 SMs; past 2,
+        // at 4 blocks.
+        for (past, ran) in [(4, 8), (2, 4)] {
+            let most = f.instructions / 1024 * past + 1;
+            let (short, mem) = twice_in(Sim::sampled(gtx690, 100, most).unwrap(), 1024, false);
+            assert!(mem[..ran * 64].iter().zip(0..).all(|(v, i)| *v == 2 * i));
+            assert!(mem[ran * 64..].iter().all(|v| *v == 0));
+            assert_eq!(
+                short.unwrap().counters.unwrap().instructions,
+                f.instructions
+            );
+        }
     }
 
     #[test]

@@ -116,3 +116,29 @@ func.func @coarsened(%A: memref<64x64xf32>, %x: f32) {
   }
   return
 }
+
+// -----
+
+// A matrix product of 1024^3: a block of 32x128 runs 10M instructions, so a launch's
+// sample stops after 2 blocks (not the 64 asked), and all 12 candidates fit in the
+// estimate's budget (with whole waves only the first did, and took 28 s).
+// DIAG: remark: autotune (model, gtx690, parameters 1024): {{.*}}; 12 candidates)
+// CHECK-LABEL: func.func @matmul(
+// CACHED: remark: autotune (model, gtx690, parameters 1024): {{.*}} (cached)
+func.func @matmul(%A: memref<1024x1024xf32>, %B: memref<1024x1024xf32>, %C: memref<1024x1024xf32>) {
+  tpoly.scop {
+    affine.for %i = 0 to 1024 {
+      affine.for %j = 0 to 1024 {
+        affine.for %k = 0 to 1024 {
+          %a = affine.load %A[%i, %k] : memref<1024x1024xf32>
+          %b = affine.load %B[%k, %j] : memref<1024x1024xf32>
+          %c = affine.load %C[%i, %j] : memref<1024x1024xf32>
+          %p = arith.mulf %a, %b : f32
+          %s = arith.addf %c, %p : f32
+          affine.store %s, %C[%i, %j] : memref<1024x1024xf32>
+        }
+      }
+    }
+  }
+  return
+}

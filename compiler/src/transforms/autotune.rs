@@ -16,7 +16,8 @@
 //! on all cores), the rest of the default pipeline
 //! ([`crate::registry::DEFAULT_MAPPING`]) and the device preparation; the host code is
 //! interpreted and every launch estimated on a sampled sim of the GPU
-//! ([`crate::estimate`]) with each integer argument of a function set to one value
+//! ([`crate::estimate`]: the first waves of each launch, fewer blocks where these run
+//! past [`SAMPLE_INSTRUCTIONS`]) with each integer argument of a function set to one value
 //! ([`parameter_value`], or the `size` option). The rule's candidate runs first, and
 //! only as many others follow as its cost in simulated instructions fits in
 //! [`BUDGET`]; where no other candidate's estimate is left to compare the first with, the
@@ -66,6 +67,13 @@ use tessel_runtime::gpus::{self, Gpu};
 /// its cost fits in this budget follow, in [`candidates`]' order. Counted in
 /// instructions, not seconds, so that the choice is the same on every machine.
 const BUDGET: u64 = 1_000_000_000;
+
+/// Thread instructions past which a launch's sample stops early (at the first count of
+/// blocks [`tessel_runtime::sim::Sim::sampled`] allows), so that a module of heavy blocks
+/// still has its candidates compared within [`BUDGET`]: a matrix product of 1024^3
+/// runs 10M instructions per block of 32x128, and its first candidate alone took 28 s
+/// over the 256 blocks of 512 sampled.
+const SAMPLE_INSTRUCTIONS: u64 = 20_000_000;
 
 /// How much faster than the rule's a candidate must be estimated where the estimate runs
 /// below the arrays' size ([`parameter_value`]'s cap): terms that grow at different
@@ -354,7 +362,7 @@ unsafe fn functions(
         let key = format!(
             "{:016x}",
             fnv(&format!(
-                "tessel-autotune 9 {} {}\n{} {how}\n{param} {sample}\n{text}",
+                "tessel-autotune 10 {} {}\n{} {how}\n{param} {sample}\n{text}",
                 env!("CARGO_PKG_VERSION"),
                 crate::registry::DEFAULT_MAPPING,
                 gpu.name
@@ -706,7 +714,8 @@ fn evaluate(
     let kernels = unsafe { crate::simform::compile_module(m.as_operation().to_raw()) }?;
     let mut out = Estimates::default();
     for (f, p) in &programs {
-        let (t, executed) = crate::estimate::simulate(p, &kernels, gpu, sample)?;
+        let (t, executed) =
+            crate::estimate::simulate(p, &kernels, gpu, (sample, SAMPLE_INSTRUCTIONS))?;
         out.times.insert(f.clone(), t);
         out.executed += executed;
     }
