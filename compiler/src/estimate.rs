@@ -8,8 +8,8 @@
 //! and the launches' grids, blocks and scalar arguments computed from the index
 //! arithmetic (`arith`, `scf.for`, `scf.if`, `memref.dim`, the runtime's
 //! `tessel_block_extent` for the GPU modelled); each `gpu.alloc` becomes zeroed memory
-//! on a sampled sim ([`tessel_runtime::sim::Sim::sampled`]: a launch runs its first
-//! waves, at least a given number of blocks or fewer where these run long, its counters
+//! on a sampled sim ([`tessel_runtime::sim::Sim::sampled`]: a launch runs a few waves'
+//! worth of blocks spread over its grid, fewer where these run long, its counters
 //! scaled to the grid). A launch
 //! repeated with the same kernel, grid, block and arguments (a time loop's) is simulated
 //! once and counted as often as it runs; a kernel launched in many ways has some of
@@ -32,8 +32,11 @@ use tessel_runtime::gpus::Gpu;
 /// spaced in the order the host makes them (the first and the last among them), and
 /// each other launch takes the time interpolated between its simulated neighbours.
 const SIMULATED_PER_KERNEL: usize = 12;
-/// Host operations interpreted per function before giving up.
-const MAX_STEPS: u64 = 20_000_000;
+/// Host operations interpreted per function before giving up: about 3 s (1.4 us each).
+/// PolyBench's floyd-warshall at LARGE_DATASET launches a kernel for each `k` and `i`
+/// (the `j` loop alone is parallel), over 20M operations at n = 1024, which took 28 s
+/// before it gave up at 20M.
+const MAX_STEPS: u64 = 2_000_000;
 
 #[derive(Clone, Debug, PartialEq)]
 enum Val {
@@ -577,18 +580,17 @@ pub unsafe fn programs(
     Ok(out)
 }
 
-/// Runs `host`'s launches on a sampled sim of `gpu` (of each launch, the first waves
-/// holding `sample` blocks, fewer where they reach `instructions` thread instructions:
-/// [`tessel_runtime::sim::Sim::sampled`]) and returns their total estimated seconds and
-/// the thread instructions simulated; `kernels`: the module's kernels in sim's form
+/// Runs `host`'s launches on a sim of `gpu` that runs `sample` of each
+/// ([`tessel_runtime::sim::Sim::sampled`]) and returns their total estimated seconds and
+/// the warp instructions simulated; `kernels`: the module's kernels in sim's form
 /// (`simform::compile_module` of the module after the device preparation).
 pub fn simulate(
     host: &Program,
     kernels: &[(String, Vec<Kernel>)],
     gpu: &'static Gpu,
-    (sample, instructions): (u64, u64),
+    sample: tessel_runtime::sim::Sample,
 ) -> Result<(f64, u64), String> {
-    let mut sim = tessel_runtime::sim::Sim::sampled(gpu, sample, instructions)?;
+    let mut sim = tessel_runtime::sim::Sim::sampled(gpu, sample)?;
     let images: Vec<(Vec<u8>, &[Kernel])> = kernels
         .iter()
         .map(|(_, ks)| {

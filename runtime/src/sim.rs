@@ -143,11 +143,10 @@ pub struct Sim {
     threads: Option<usize>,
     /// Module variables, by module and name: their device allocations.
     globals: HashMap<(usize, String), u64>,
-    /// Of each launch, the first whole waves holding this many blocks run, fewer where
-    /// their thread instructions reach the second figure, their counters scaled to the
-    /// whole grid ([`Sim::sampled`]); `None`: every block.
-    sample: Option<(u64, u64)>,
-    /// Thread instructions run so far (before any scaling of a sampled launch).
+    /// How much of each launch runs, its counters scaled to the whole grid
+    /// ([`Sim::sampled`]); `None`: every block.
+    sample: Option<Sample>,
+    /// Warp instructions run so far (before any scaling of a sampled launch).
     executed: u64,
 }
 
@@ -170,30 +169,28 @@ impl Sim {
         })
     }
 
-    /// Thread instructions this sim has run, over all launches (a sampled launch's
-    /// blocks run only): what simulating cost, the same on every machine.
+    /// Warp instructions this sim has run, over all launches (a sampled launch's blocks
+    /// run only): what simulating cost, the same on every machine. sim's time follows
+    /// warp instructions more closely than thread instructions: 0.3 to 0.9 us each on
+    /// one core of this project's machine, from a matrix product's register tiles to
+    /// uncoalesced loads of f64.
     pub fn executed(&self) -> u64 {
         self.executed
     }
 
-    /// A sim of `gpu` that runs, of each launch, only the blocks of its first waves (at
-    /// least `blocks`, in whole waves of the resident blocks) and scales their counters,
-    /// cache counters included, by the grid's blocks over those run, so that the
-    /// estimated time is the whole launch's (the longest block's latency chain is kept
-    /// as found). A launch whose blocks run long stops earlier, at the first of the
-    /// block counts 1, 2, 4, ... below the SMs, then the SMs' rounds (SMs, 2 x SMs, ...)
-    /// within a wave, then whole waves, at which its blocks have run `instructions`
-    /// thread instructions (a matrix product of 1024^3 runs 10M per
-    /// block of 32x128: 256 blocks took 28 s). For a model-driven choice between versions
-    /// of a kernel (`tessel-autotune`): results in memory are those of the blocks run
-    /// only. It runs on one thread, since the tuner runs its candidates side by side,
-    /// and without the race check of global memory (bounds and shared memory are still
-    /// checked).
-    pub fn sampled(gpu: &'static Gpu, blocks: u64, instructions: u64) -> Result<Sim, String> {
+    /// A sim of `gpu` that runs, of each launch, only some of its blocks (a few waves'
+    /// worth, spread over the grid: [`Sample`], [`SampleOrder`]) and scales their counters, cache counters included, by the grid's blocks over those
+    /// run, so that the estimated time is the whole launch's (the longest block's latency
+    /// chain is kept as found); see [`Sample`]. For a model-driven choice between
+    /// versions of a kernel (`tessel-autotune`): results in memory are those of the
+    /// blocks run only. It runs on one thread, since the tuner runs its candidates side
+    /// by side, and without the race check of global memory (bounds and shared memory
+    /// are still checked).
+    pub fn sampled(gpu: &'static Gpu, sample: Sample) -> Result<Sim, String> {
         let mut s = Sim::new()?;
         s.gpu = gpu;
         s.threads = Some(1);
-        s.sample = Some((blocks.max(1), instructions.max(1)));
+        s.sample = Some(sample);
         Ok(s)
     }
 
@@ -272,13 +269,13 @@ impl Sim {
         Ok(())
     }
 
-    /// The blocks of `plan` that run at most: all, or with [`Sim::sampled`] the first
-    /// whole waves holding at least the sample.
+    /// The blocks of `plan` that run at most: all, or with [`Sim::sampled`] as many
+    /// whole waves as hold the sample's blocks.
     fn blocks_run(&self, plan: &Plan) -> u64 {
         let all = plan.blocks();
         match self.sample {
             None => all,
-            Some((n, _)) => n.next_multiple_of(self.wave(plan)).min(all),
+            Some(s) => s.blocks.max(1).next_multiple_of(self.wave(plan)).min(all),
         }
     }
 
@@ -287,19 +284,20 @@ impl Sim {
         self.gpu.sms as u64 * plan.blocks_per_sm.max(1) as u64
     }
 
-    /// Whether a sampled launch of `plan` stops after its first `ran` blocks, which ran
-    /// `instructions` thread instructions ([`Sim::sampled`]).
-    fn sample_done(&self, plan: &Plan, ran: u64, instructions: u64) -> bool {
-        let Some((_, most)) = self.sample else {
+    /// Whether a sampled launch of `plan` stops after `ran` blocks, which ran
+    /// `warp_instructions` ([`Sample::stop_after`]); `heavy`: its blocks are sampled one
+    /// by one ([`SampleOrder`]), at least [`HEAVY_SPREAD`] of them.
+    fn sample_done(&self, plan: &Plan, ran: u64, warp_instructions: u64, heavy: bool) -> bool {
+        let Some(s) = self.sample else {
             return false;
         };
         let (sms, wave) = (self.gpu.sms.max(1) as u64, self.wave(plan));
         let boundary = match (ran < sms, ran < wave) {
-            (true, _) => ran.is_power_of_two(),
+            (true, _) => ran.is_power_of_two() && (!heavy || ran >= HEAVY_SPREAD),
             (false, true) => ran.is_multiple_of(sms),
             (false, false) => ran.is_multiple_of(wave),
         };
-        instructions >= most && boundary
+        warp_instructions >= s.stop_after && boundary
     }
 
     fn next_stamp(&mut self) -> u32 {
@@ -310,6 +308,98 @@ impl Sim {
         self.stamp += 1;
         self.stamp
     }
+}
+
+/// Blocks a sampled launch whose first block alone runs more than the wave's share of
+/// [`Sample::stop_after`] runs at least (where they stay below
+/// [`Sample::give_up_after`]): the first block and the middle one of the grid. One
+/// block stands badly for a grid whose blocks differ (the tiles of a triangle); four
+/// ran past the tuner's limit for gemm 1024^3 on h100 (640K warp instructions a block),
+/// which was then left to the rule.
+const HEAVY_SPREAD: u64 = 2;
+
+/// The order in which a sampled launch runs its blocks, spread over the grid so that a
+/// sample of a triangular grid (whose blocks' work grows along it) stands for all of
+/// it: units of consecutive blocks (a block for each SM, which run together and share
+/// L2 as they would on the GPU; single blocks where one block is heavy), visited in van
+/// der Corput order (the first unit, then the one halfway, then those at a quarter and
+/// three quarters, ...). syr2k at 512x512 on gtx690: the first 32 tiles of its
+/// triangle (of 16x16) hold 3 of the 136 with work, and the estimate ran 5.6x below
+/// the whole launch's.
+struct SampleOrder {
+    unit: u64,
+    units: u64,
+    bits: u32,
+    /// The next index of the van der Corput sequence, and the block within its unit.
+    next: u64,
+    offset: u64,
+    all: u64,
+}
+
+impl SampleOrder {
+    fn new(all: u64, unit: u64) -> SampleOrder {
+        let unit = unit.max(1);
+        let units = all.div_ceil(unit).max(1);
+        SampleOrder {
+            unit,
+            units,
+            bits: units.next_power_of_two().trailing_zeros(),
+            next: 0,
+            offset: 0,
+            all,
+        }
+    }
+
+    /// The unit with index `j` of the sequence, where it is one of the grid's.
+    fn unit_at(&self, j: u64) -> Option<u64> {
+        let r = match self.bits {
+            0 => 0,
+            b => j.reverse_bits() >> (64 - b),
+        };
+        (r < self.units).then_some(r)
+    }
+}
+
+impl Iterator for SampleOrder {
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        while self.next < 1u64 << self.bits {
+            if let Some(u) = self.unit_at(self.next) {
+                let b = u * self.unit + self.offset;
+                if self.offset + 1 < self.unit && b + 1 < self.all {
+                    self.offset += 1;
+                } else {
+                    self.offset = 0;
+                    self.next += 1;
+                }
+                if b < self.all {
+                    return Some(b);
+                }
+            } else {
+                self.next += 1;
+            }
+        }
+        None
+    }
+}
+
+/// How much of each launch a sampled sim runs ([`Sim::sampled`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// Blocks run at least, rounded up to whole waves of the resident blocks.
+    pub blocks: u64,
+    /// Warp instructions past which a launch stops early: at the first of the block
+    /// counts 1, 2, 4, ... below the SMs, then the SMs' rounds (SMs, 2 x SMs, ...)
+    /// within a wave, then whole waves, at which its blocks have run this many (a
+    /// matrix product of 1024^3 runs 320K per block of 32x128: its 256 blocks took 28
+    /// s).
+    pub stop_after: u64,
+    /// Warp instructions past which a launch's sample fails, with an error, before it
+    /// reaches a count of blocks where it may stop (checked each time a warp stops, at a barrier or at its end): a
+    /// version of a kernel with one block that takes many seconds to simulate
+    /// (syr2k's untiled mapping at 1000x1200: 13M warp instructions, 12 s, in a block).
+    pub give_up_after: u64,
 }
 
 /// The outcome of running a launch's blocks: its counters and the blocks that ran, or
@@ -382,16 +472,35 @@ impl Sim {
             .collect();
         let (result, done) = if threads == 1 {
             let mut ctx = ctxs.into_iter().next().expect("one thread");
+            ctx.give_up_after = self.sample.map(|s| s.give_up_after);
             let mut result = Ok(blocks);
-            for b in 0..blocks {
+            // A sample spreads over the grid (it may stop early), by rounds of the SMs,
+            // or by blocks where the first block alone runs more than its share.
+            let mut order: Option<SampleOrder> = None;
+            let mut heavy = false;
+            for i in 0..blocks {
+                let b = match (&mut order, i) {
+                    (Some(o), _) => o.next().unwrap_or(i),
+                    (None, _) => i,
+                };
                 if let Err(e) = ctx.run_block(b) {
                     result = Err(Some(e));
                     break;
                 }
+                // Blocks come to the caches in the order they run, as one wave after
+                // another.
                 let spare = waves.spare().unwrap_or_default();
-                waves.add(b, std::mem::replace(&mut ctx.trace, spare));
-                if self.sample_done(plan, b + 1, ctx.c.instructions) {
-                    result = Ok(b + 1);
+                waves.add(i, std::mem::replace(&mut ctx.trace, spare));
+                if let (0, Some(s)) = (i, self.sample) {
+                    let wave = self.wave(plan);
+                    heavy = ctx.c.warp_instructions.saturating_mul(wave) > s.stop_after;
+                    let unit = if heavy { 1 } else { self.gpu.sms as u64 };
+                    let mut o = SampleOrder::new(plan.blocks(), unit);
+                    o.next();
+                    order = Some(o);
+                }
+                if self.sample_done(plan, i + 1, ctx.c.warp_instructions, heavy) {
+                    result = Ok(i + 1);
                     break;
                 }
             }
@@ -554,6 +663,8 @@ struct Ctx<'a> {
     /// The L1 of the block's SM when every block has an SM to itself
     /// ([`Hierarchy::private_l1`]): looked up as the block runs.
     l1: Option<SectorCache>,
+    /// A sampled launch's [`Sample::give_up_after`].
+    give_up_after: Option<u64>,
 }
 
 struct Fault {
@@ -1050,6 +1161,7 @@ impl<'a> Ctx<'a> {
             c: Counters::default(),
             trace: BlockTrace::default(),
             l1: None,
+            give_up_after: None,
         }
     }
 
@@ -1111,6 +1223,14 @@ impl<'a> Ctx<'a> {
                         f.msg
                     )
                 })?;
+                if let Some(most) = self.give_up_after {
+                    if self.c.warp_instructions > most {
+                        return Err(format!(
+                            "kernel '{name}': the estimate's sample ran past {most} warp instructions by block {}",
+                            self.block_linear
+                        ));
+                    }
+                }
             }
             // Every lane has returned or waits at a barrier.
             let mut at: Option<(u32, [u64; 3])> = None;
@@ -2211,7 +2331,7 @@ impl Sim {
             run = self.run_blocks(&plan, 1);
         }
         let (mut counters, mut caches, ran) = run.map_err(|e| e.unwrap_or_default())?;
-        self.executed += counters.instructions;
+        self.executed += counters.warp_instructions;
         if ran < plan.blocks() {
             counters.scale(plan.blocks() as f64 / ran as f64);
             caches.scale(plan.blocks() as f64 / ran as f64);
@@ -2772,17 +2892,29 @@ mod tests {
     }
 
     #[test]
-    fn a_sampled_launch_scales_its_first_waves_to_the_grid() {
+    fn a_sampled_launch_scales_its_blocks_to_the_grid() {
         let gtx690 = gpus::GPUS.iter().find(|g| g.name == "gtx690").unwrap();
         let mut full = Sim::new().unwrap();
         full.gpu = gtx690;
         let (full, _) = twice_in(full, 1024, false);
         let full = full.unwrap();
-        // A wave of gtx690 holds 8 SMs x 16 blocks of 64 threads: 128 of the 1024 run.
-        let (sampled, mem) = twice_in(Sim::sampled(gtx690, 100, u64::MAX).unwrap(), 1024, false);
+        // A wave of gtx690 holds 8 SMs x 16 blocks of 64 threads: 128 of the 1024 run,
+        // 16 rounds of 8 blocks spread over the grid (0-7, 512-519, 256-263, ...).
+        let sample = |stop_after| Sample {
+            blocks: 100,
+            stop_after,
+            give_up_after: u64::MAX,
+        };
+        let ran = |mem: &[u64]| -> Vec<u64> {
+            (0..1024)
+                .filter(|b| mem[*b as usize * 64 + 1] != 0)
+                .collect()
+        };
+        let (sampled, mem) = twice_in(Sim::sampled(gtx690, sample(u64::MAX)).unwrap(), 1024, false);
         let sampled = sampled.unwrap();
-        assert!(mem[..128 * 64].iter().zip(0..).all(|(v, i)| *v == 2 * i));
-        assert!(mem[128 * 64..].iter().all(|v| *v == 0));
+        let rounds: Vec<u64> = (0..1024).filter(|b| (b % 64) < 8).collect();
+        assert_eq!(ran(&mem), rounds);
+        assert!((0..1024 * 64).all(|i| mem[i] == 0 || mem[i] == 2 * i as u64));
         let (f, s) = (full.counters.unwrap(), sampled.counters.unwrap());
         assert_eq!(s.instructions, f.instructions);
         assert_eq!(s.global_store_sectors, f.global_store_sectors);
@@ -2791,18 +2923,34 @@ mod tests {
             full.caches.unwrap().dram_write_bytes
         );
         assert_eq!(sampled.estimated_time_s, full.estimated_time_s);
-        // Past 4 blocks' instructions, it stops at the first round of the 8 SMs; past 2,
-        // at 4 blocks.
-        for (past, ran) in [(4, 8), (2, 4)] {
-            let most = f.instructions / 1024 * past + 1;
-            let (short, mem) = twice_in(Sim::sampled(gtx690, 100, most).unwrap(), 1024, false);
-            assert!(mem[..ran * 64].iter().zip(0..).all(|(v, i)| *v == 2 * i));
-            assert!(mem[ran * 64..].iter().all(|v| *v == 0));
+        // Where one block runs more than the wave's share, blocks spread over the grid
+        // one by one, at least 2: past 4 blocks' instructions, it stops at the first
+        // round of the 8 SMs; past 2, at 4 blocks; past 1, at 2 blocks.
+        let expect: [(u64, &[u64]); 3] = [
+            (4, &[0, 128, 256, 384, 512, 640, 768, 896]),
+            (2, &[0, 256, 512, 768]),
+            (1, &[0, 512]),
+        ];
+        for (past, blocks) in expect {
+            let most = f.warp_instructions / 1024 * past + 1;
+            let (short, mem) = twice_in(Sim::sampled(gtx690, sample(most)).unwrap(), 1024, false);
+            assert_eq!(ran(&mem), blocks);
             assert_eq!(
                 short.unwrap().counters.unwrap().instructions,
                 f.instructions
             );
         }
+        // Van der Corput order over 5 units of 3 blocks (the last one short).
+        let order: Vec<u64> = SampleOrder::new(14, 3).collect();
+        assert_eq!(order, [0, 1, 2, 12, 13, 6, 7, 8, 3, 4, 5, 9, 10, 11]);
+        // Past `give_up_after` within its first block, the launch fails.
+        let hopeless = Sample {
+            give_up_after: 1,
+            ..sample(u64::MAX)
+        };
+        let (failed, _) = twice_in(Sim::sampled(gtx690, hopeless).unwrap(), 1024, false);
+        let e = failed.unwrap_err();
+        assert!(e.contains("ran past 1 warp instructions by block 0"), "{e}");
     }
 
     #[test]

@@ -16,8 +16,9 @@
 //! on all cores), the rest of the default pipeline
 //! ([`crate::registry::DEFAULT_MAPPING`]) and the device preparation; the host code is
 //! interpreted and every launch estimated on a sampled sim of the GPU
-//! ([`crate::estimate`]: the first waves of each launch, fewer blocks where these run
-//! past [`SAMPLE_INSTRUCTIONS`]) with each integer argument of a function set to one value
+//! ([`crate::estimate`]: a few waves' worth of each launch's blocks, spread over its
+//! grid, fewer where these run past [`SAMPLE_WARP_INSTRUCTIONS`], and no estimate
+//! where the sample runs past [`GIVE_UP_WARP_INSTRUCTIONS`]) with each integer argument of a function set to one value
 //! ([`parameter_value`], or the `size` option). The rule's candidate runs first, and
 //! only as many others follow as its cost in simulated instructions fits in
 //! [`BUDGET`]; where no other candidate's estimate is left to compare the first with, the
@@ -62,18 +63,39 @@ use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use tessel_runtime::gpus::{self, Gpu};
 
-/// Thread instructions sim may run for all the candidates of a module together (about
-/// 5 s on two cores): the rule's candidate runs first, and only as many candidates as
-/// its cost fits in this budget follow, in [`candidates`]' order. Counted in
-/// instructions, not seconds, so that the choice is the same on every machine.
-const BUDGET: u64 = 1_000_000_000;
+/// Warp instructions sim may run for all the candidates of a module together (2.4 to
+/// 7 s of one core, [`tessel_runtime::sim::Sim::executed`]; the candidates run on all
+/// cores): the rule's candidate runs first, and only as many candidates as its cost
+/// fits in this budget follow, in [`candidates`]' order. Counted in instructions, not
+/// seconds, so that the choice is the same on every machine. (At 1G thread
+/// instructions, PolyBench's syr2k, symm and covariance at LARGE_DATASET took 12 to 17
+/// s cold: their uncoalesced candidates simulate 30M thread instructions a second.)
+const BUDGET: u64 = 8_000_000;
 
-/// Thread instructions past which a launch's sample stops early (at the first count of
-/// blocks [`tessel_runtime::sim::Sim::sampled`] allows), so that a module of heavy blocks
+/// How much of each launch a candidate's estimate simulates: the whole waves holding
+/// `sample` blocks (the pass's option), stopped early where its blocks have run
+/// [`SAMPLE_WARP_INSTRUCTIONS`], and given up where the sample runs past
+/// [`GIVE_UP_WARP_INSTRUCTIONS`] before it may stop (the candidate is then skipped, as
+/// one that fails).
+fn sample_of(blocks: u64) -> tessel_runtime::sim::Sample {
+    tessel_runtime::sim::Sample {
+        blocks,
+        stop_after: SAMPLE_WARP_INSTRUCTIONS,
+        give_up_after: GIVE_UP_WARP_INSTRUCTIONS,
+    }
+}
+
+/// Warp instructions past which a launch's sample stops early (at the first count of
+/// blocks [`tessel_runtime::sim::Sample`] allows), so that a module of heavy blocks
 /// still has its candidates compared within [`BUDGET`]: a matrix product of 1024^3
-/// runs 10M instructions per block of 32x128, and its first candidate alone took 28 s
-/// over the 256 blocks of 512 sampled.
-const SAMPLE_INSTRUCTIONS: u64 = 20_000_000;
+/// runs 320K per block of 32x128, and its first candidate alone took 28 s over the 256
+/// blocks of 512 sampled.
+const SAMPLE_WARP_INSTRUCTIONS: u64 = 400_000;
+
+/// Warp instructions past which a launch's sample gives up within its first blocks: a
+/// quarter of [`BUDGET`]. syr2k's untiled candidate at LARGE_DATASET ran 13M in its
+/// first block (12 s), where the rule's whole sample runs 1.8M.
+const GIVE_UP_WARP_INSTRUCTIONS: u64 = BUDGET / 4;
 
 /// How much faster than the rule's a candidate must be estimated where the estimate runs
 /// below the arrays' size ([`parameter_value`]'s cap): terms that grow at different
@@ -362,7 +384,7 @@ unsafe fn functions(
         let key = format!(
             "{:016x}",
             fnv(&format!(
-                "tessel-autotune 10 {} {}\n{} {how}\n{param} {sample}\n{text}",
+                "tessel-autotune 11 {} {}\n{} {how}\n{param} {sample}\n{text}",
                 env!("CARGO_PKG_VERSION"),
                 crate::registry::DEFAULT_MAPPING,
                 gpu.name
@@ -633,9 +655,14 @@ fn evaluate_all(
                 let Some(c) = candidates.get(i) else { break };
                 let r = evaluate(text, c, gpu, params, sample, measure.as_ref());
                 if i == 0 {
-                    let cost = r.as_ref().map_or(0, |e| e.executed).max(1);
-                    let n = ((BUDGET / cost) as usize).clamp(1, candidates.len());
-                    within.store(n, Ordering::SeqCst);
+                    // Where the rule's own candidate fails, the function is left to the
+                    // rule: no other is needed (floyd-warshall at LARGE_DATASET, whose
+                    // host code passes the interpreter's limit, took 109 s of 12 such).
+                    let n = match &r {
+                        Ok(e) => (BUDGET / e.executed.max(1)) as usize,
+                        Err(_) => 1,
+                    };
+                    within.store(n.clamp(1, candidates.len()), Ordering::SeqCst);
                 }
                 results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
                 let d = done.fetch_add(1, Ordering::SeqCst) + 1;
@@ -714,8 +741,7 @@ fn evaluate(
     let kernels = unsafe { crate::simform::compile_module(m.as_operation().to_raw()) }?;
     let mut out = Estimates::default();
     for (f, p) in &programs {
-        let (t, executed) =
-            crate::estimate::simulate(p, &kernels, gpu, (sample, SAMPLE_INSTRUCTIONS))?;
+        let (t, executed) = crate::estimate::simulate(p, &kernels, gpu, sample_of(sample))?;
         out.times.insert(f.clone(), t);
         out.executed += executed;
     }
@@ -748,7 +774,7 @@ impl Measure {
     }
 }
 
-/// A candidate's estimate: each function's seconds, and the thread instructions sim ran
+/// A candidate's estimate: each function's seconds, and the warp instructions sim ran
 /// for them.
 #[derive(Clone, Default)]
 struct Estimates {
