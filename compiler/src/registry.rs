@@ -333,7 +333,7 @@ pub const PASSES: &[PassInfo] = &[
         options: &[
             PassOption { name: "gpu", default: "", help: "GPU model to tune for (default: TESSEL_GPU, else h100)" },
             PassOption { name: "size", default: "auto", help: "value of every integer parameter of a function during the estimate (auto: the smallest static extent of at least 32 among its array arguments, at most 1024, else 256)" },
-            PassOption { name: "sample", default: "512", help: "blocks of each launch simulated (whole waves; fewer where the first blocks run 400K warp instructions; their counters scaled to the grid)" },
+            PassOption { name: "sample", default: "512", help: "blocks of each launch simulated (whole waves, spread over the grid; fewer where they run 400K warp instructions; their counters scaled to the grid)" },
             PassOption { name: "cache", default: "", help: "file of cached decisions (default: TESSEL_AUTOTUNE_CACHE, else $XDG_CACHE_HOME/tessel/autotune.txt or ~/.cache/tessel/autotune.txt); none: no cache" },
             PassOption { name: "measure", default: "false", help: "true: time each candidate's launches on the CUDA GPU present (compiled for its architecture; CUDA events, the least of 3 runs after one untimed) instead of estimating them on sim; the host's launch shapes still follow the gpu model" },
         ],

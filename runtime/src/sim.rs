@@ -324,7 +324,7 @@ const HEAVY_SPREAD: u64 = 2;
 /// L2 as they would on the GPU; single blocks where one block is heavy), visited in van
 /// der Corput order (the first unit, then the one halfway, then those at a quarter and
 /// three quarters, ...). syr2k at 512x512 on gtx690: the first 32 tiles of its
-/// triangle (of 16x16) hold 3 of the 136 with work, and the estimate ran 5.6x below
+/// triangle (of 16x16) hold 3 of the 136 with work, and the estimate ran 5.5x below
 /// the whole launch's.
 struct SampleOrder {
     unit: u64,
@@ -396,9 +396,10 @@ pub struct Sample {
     /// s).
     pub stop_after: u64,
     /// Warp instructions past which a launch's sample fails, with an error, before it
-    /// reaches a count of blocks where it may stop (checked each time a warp stops, at a barrier or at its end): a
-    /// version of a kernel with one block that takes many seconds to simulate
-    /// (syr2k's untiled mapping at 1000x1200: 13M warp instructions, 12 s, in a block).
+    /// reaches a count of blocks where it may stop (checked each time a warp stops, at
+    /// a barrier or at its end): a version of a kernel whose blocks take seconds to
+    /// simulate (syr2k's untiled mapping at 1000x1200: 13M warp instructions, 12 s, in
+    /// its first block).
     pub give_up_after: u64,
 }
 
@@ -479,9 +480,9 @@ impl Sim {
             let mut order: Option<SampleOrder> = None;
             let mut heavy = false;
             for i in 0..blocks {
-                let b = match (&mut order, i) {
-                    (Some(o), _) => o.next().unwrap_or(i),
-                    (None, _) => i,
+                let b = match &mut order {
+                    Some(o) => o.next().unwrap_or(i),
+                    None => i,
                 };
                 if let Err(e) = ctx.run_block(b) {
                     result = Err(Some(e));
