@@ -496,6 +496,7 @@ impl Sim {
                     let wave = self.wave(plan);
                     heavy = ctx.c.warp_instructions.saturating_mul(wave) > s.stop_after;
                     let unit = if heavy { 1 } else { self.gpu.sms as u64 };
+                    // Its first block is block 0, which has run.
                     let mut o = SampleOrder::new(plan.blocks(), unit);
                     o.next();
                     order = Some(o);

@@ -18,8 +18,9 @@
 //! interpreted and every launch estimated on a sampled sim of the GPU
 //! ([`crate::estimate`]: a few waves' worth of each launch's blocks, spread over its
 //! grid, fewer where these run past [`SAMPLE_WARP_INSTRUCTIONS`], and no estimate
-//! where the sample runs past [`GIVE_UP_WARP_INSTRUCTIONS`]) with each integer argument of a function set to one value
-//! ([`parameter_value`], or the `size` option). The rule's candidate runs first, and
+//! where the sample runs past [`GIVE_UP_WARP_INSTRUCTIONS`]) with each integer
+//! argument of a function set to one value ([`parameter_value`], or the `size`
+//! option). The rule's candidate runs first, and
 //! only as many others follow as its cost in simulated instructions fits in
 //! [`BUDGET`]; where no other candidate's estimate is left to compare the first with, the
 //! function is left to the rule. A function takes the candidate of least estimated time; ties keep the
@@ -302,8 +303,13 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
             // reuse is not the rule's own choice): the rule decides, as untuned. gemm
             // of 1024x1024 on gtx690: the first candidate alone fits the budget, and
             // ran 6328 us against the rule's 5704.
+            // Others may have been left out by the budget or failed (given up).
+            let why = match skipped {
+                0 => "gave an estimate".to_string(),
+                n => format!("gave an estimate ({n} left out by the estimate's budget)"),
+            };
             let note = format!(
-                "autotune ({how}, parameters {}): left to the rule: no other candidate than the rule's sizes with shared memory ({:.1} us {}) fits in the estimate's budget",
+                "autotune ({how}, parameters {}): left to the rule: no other candidate than the rule's sizes with shared memory ({:.1} us {}) {why}",
                 f.param,
                 base * 1e6,
                 if measure.is_some() { "measured" } else { "estimated" },
