@@ -8,7 +8,10 @@ of at most 0.45 s per kernel on the development machine.
 With --autotune=model (issue 9's targets: at most 5 s per kernel with tuning, within 10%
 of a build without it once the decisions are cached), each kernel is also built with
 `tesselc --autotune=model` once with an empty decision cache (cold) and then --repeat
-times with the cache it left (warm); TESSEL_GPU picks the model tuned for.
+times with the cache it left (warm), alternating with the untuned builds; TESSEL_GPU
+picks the model tuned for. The summary splits the kernels whose tuned PTX is the
+untuned one (the rule's choices kept: the difference is the tuner's own time) from the
+others (other kernels, which take their own time to build).
 
 usage: compile-time.py [--tesselc PATH] [--repeat N] [--pipeline NAME] [--autotune=model] [KERNEL_DIR] [-- CFLAGS]
 """
@@ -47,37 +50,55 @@ def main():
         if not f.endswith(".c"):
             continue
 
-        def build(flags, env=None):
+        def build(flags, env=None, out=os.devnull):
             start = time.perf_counter()
             p = subprocess.run([tesselc, os.path.join(kdir, f), "-I", kdir, *cflags, *flags,
-                                f"--pipeline={pipeline}", "--emit=ptx", "-o", os.devnull],
+                                f"--pipeline={pipeline}", "--emit=ptx", "-o", out],
                                capture_output=True, text=True, env=env)
             took = time.perf_counter() - start
             if p.returncode != 0:
                 sys.exit(f"compile-time.py: {f} failed:\n{p.stderr[-2000:]}")
             return took
 
-        times[f] = min(build([]) for _ in range(repeat))
         if autotune is None:
+            times[f] = min(build([]) for _ in range(repeat))
             print(f"{f:24s} {times[f]:7.3f} s", flush=True)
             continue
         with tempfile.TemporaryDirectory() as d:
             env = dict(os.environ, TESSEL_AUTOTUNE_CACHE=os.path.join(d, "cache"))
             flags = [f"--autotune={autotune}"]
             cold = build(flags, env)
-            warm = min(build(flags, env) for _ in range(repeat))
-        tuned[f] = (cold, warm)
+            # Untuned and warm builds alternate, so that a change in the machine's load
+            # weighs on both alike (one after the other, the same build differed by
+            # 25%).
+            untuned, warm = [], []
+            ptx = [os.path.join(d, "untuned.ptx"), os.path.join(d, "tuned.ptx")]
+            for _ in range(repeat):
+                untuned.append(build([], out=ptx[0]))
+                warm.append(build(flags, env, out=ptx[1]))
+            # Whether the tuner kept the rule's choices (the same kernels): the warm
+            # build then differs from the untuned one by the tuner's own time alone.
+            same = open(ptx[0]).read() == open(ptx[1]).read()
+        times[f] = min(untuned)
+        warm = min(warm)
+        tuned[f] = (cold, warm, same)
         print(f"{f:24s} {times[f]:7.3f} s  tuned: cold {cold:7.3f} s, warm {warm:7.3f} s "
-              f"({warm / times[f]:.2f}x)", flush=True)
+              f"({warm / times[f]:.2f}x, {'same' if same else 'other'} PTX)", flush=True)
     vals = sorted(times.values())
     print(f"{len(vals)} kernels: median {statistics.median(vals):.3f} s, "
           f"mean {statistics.mean(vals):.3f} s, max {vals[-1]:.3f} s ({max(times, key=times.get)})")
     if tuned:
-        colds = {f: c for f, (c, _) in tuned.items()}
-        ratios = sorted(w / times[f] for f, (_, w) in tuned.items())
+        colds = {f: c for f, (c, _, _) in tuned.items()}
         print(f"--autotune={autotune}: cold median {statistics.median(colds.values()):.3f} s, "
-              f"max {max(colds.values()):.3f} s ({max(colds, key=colds.get)}); warm over untuned: "
-              f"median {statistics.median(ratios):.2f}x, max {ratios[-1]:.2f}x")
+              f"max {max(colds.values()):.3f} s ({max(colds, key=colds.get)})")
+        for what, pick in [("all kernels", lambda s: True), ("the same PTX", lambda s: s),
+                           ("other PTX", lambda s: not s)]:
+            ratios = {f: w / times[f] for f, (_, w, s) in tuned.items() if pick(s)}
+            if ratios:
+                worst = max(ratios, key=ratios.get)
+                print(f"  warm over untuned, {what} ({len(ratios)}): median "
+                      f"{statistics.median(ratios.values()):.2f}x, max {ratios[worst]:.2f}x "
+                      f"({worst})")
 
 if __name__ == "__main__":
     main()

@@ -312,51 +312,59 @@ impl Sim {
 
 /// Blocks a sampled launch whose first block alone runs more than the wave's share of
 /// [`Sample::stop_after`] runs at least (where they stay below
-/// [`Sample::give_up_after`]): the first block and the middle one of the grid. One
-/// block stands badly for a grid whose blocks differ (the tiles of a triangle); four
-/// ran past the tuner's limit for gemm 1024^3 on h100 (640K warp instructions a block),
-/// which was then left to the rule.
+/// [`Sample::give_up_after`]): the first block and the next of [`SampleOrder`]'s, about
+/// 0.62 of the grid further. One block stands badly for a grid whose blocks differ (the
+/// tiles of a triangle); four ran past the tuner's limit for gemm 1024^3 on h100 (640K
+/// warp instructions a block), which was then left to the rule.
 const HEAVY_SPREAD: u64 = 2;
 
 /// The order in which a sampled launch runs its blocks, spread over the grid so that a
 /// sample of a triangular grid (whose blocks' work grows along it) stands for all of
 /// it: units of consecutive blocks (a block for each SM, which run together and share
-/// L2 as they would on the GPU; single blocks where one block is heavy), visited in van
-/// der Corput order (the first unit, then the one halfway, then those at a quarter and
-/// three quarters, ...). syr2k at 512x512 on gtx690: the first 32 tiles of its
-/// triangle (of 16x16) hold 3 of the 136 with work, and the estimate ran 5.5x below
-/// the whole launch's.
+/// L2 as they would on the GPU; single blocks where one block is heavy), the `k`-th
+/// visited being unit `k * stride mod units`, where `stride` is the integer nearest
+/// `units / phi` (the golden ratio) that is prime to `units`: a permutation whose
+/// first units lie far apart. syr2k at 512x512 on gtx690: the first 32 tiles of its
+/// triangle (of 16x16) hold 3 of the 136 with work, and an estimate from them ran 5.5x
+/// below the whole launch's. Van der Corput order (the first unit, then the one
+/// halfway, then the quarters, ...) kept to the first column of units of a grid whose
+/// width is a power of two, where a lower triangle's tiles are all full: that estimate
+/// ran 1.9x above.
 struct SampleOrder {
     unit: u64,
     units: u64,
-    bits: u32,
-    /// The next index of the van der Corput sequence, and the block within its unit.
+    stride: u64,
+    /// The next index of the sequence, and the block within its unit.
     next: u64,
     offset: u64,
     all: u64,
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    match b {
+        0 => a,
+        _ => gcd(b, a % b),
+    }
 }
 
 impl SampleOrder {
     fn new(all: u64, unit: u64) -> SampleOrder {
         let unit = unit.max(1);
         let units = all.div_ceil(unit).max(1);
+        let near = (units as f64 / 1.618_033_988_749_895).round() as u64;
+        // 1 is prime to every count, and lies within `near` of it.
+        let stride = (0..=near)
+            .flat_map(|d| [near + d, near - d])
+            .find(|&s| s >= 1 && gcd(s, units) == 1)
+            .unwrap_or(1);
         SampleOrder {
             unit,
             units,
-            bits: units.next_power_of_two().trailing_zeros(),
+            stride,
             next: 0,
             offset: 0,
             all,
         }
-    }
-
-    /// The unit with index `j` of the sequence, where it is one of the grid's.
-    fn unit_at(&self, j: u64) -> Option<u64> {
-        let r = match self.bits {
-            0 => 0,
-            b => j.reverse_bits() >> (64 - b),
-        };
-        (r < self.units).then_some(r)
     }
 }
 
@@ -364,23 +372,18 @@ impl Iterator for SampleOrder {
     type Item = u64;
 
     fn next(&mut self) -> Option<u64> {
-        while self.next < 1u64 << self.bits {
-            if let Some(u) = self.unit_at(self.next) {
-                let b = u * self.unit + self.offset;
-                if self.offset + 1 < self.unit && b + 1 < self.all {
-                    self.offset += 1;
-                } else {
-                    self.offset = 0;
-                    self.next += 1;
-                }
-                if b < self.all {
-                    return Some(b);
-                }
-            } else {
-                self.next += 1;
-            }
+        if self.next >= self.units {
+            return None;
         }
-        None
+        let u = (self.next as u128 * self.stride as u128 % self.units as u128) as u64;
+        let b = u * self.unit + self.offset;
+        if self.offset + 1 < self.unit && b + 1 < self.all {
+            self.offset += 1;
+        } else {
+            self.offset = 0;
+            self.next += 1;
+        }
+        Some(b)
     }
 }
 
@@ -2901,7 +2904,8 @@ mod tests {
         let (full, _) = twice_in(full, 1024, false);
         let full = full.unwrap();
         // A wave of gtx690 holds 8 SMs x 16 blocks of 64 threads: 128 of the 1024 run,
-        // 16 rounds of 8 blocks spread over the grid (0-7, 512-519, 256-263, ...).
+        // 16 rounds of 8 blocks spread over the grid (0-7, 632-639, 240-247, ...: units
+        // k * 79 mod 128).
         let sample = |stop_after| Sample {
             blocks: 100,
             stop_after,
@@ -2914,7 +2918,10 @@ mod tests {
         };
         let (sampled, mem) = twice_in(Sim::sampled(gtx690, sample(u64::MAX)).unwrap(), 1024, false);
         let sampled = sampled.unwrap();
-        let rounds: Vec<u64> = (0..1024).filter(|b| (b % 64) < 8).collect();
+        let mut rounds: Vec<u64> = (0..16)
+            .flat_map(|k| (0..8).map(move |b| k * 79 % 128 * 8 + b))
+            .collect();
+        rounds.sort();
         assert_eq!(ran(&mem), rounds);
         assert!((0..1024 * 64).all(|i| mem[i] == 0 || mem[i] == 2 * i as u64));
         let (f, s) = (full.counters.unwrap(), sampled.counters.unwrap());
@@ -2929,9 +2936,9 @@ mod tests {
         // one by one, at least 2: past 4 blocks' instructions, it stops at the first
         // round of the 8 SMs; past 2, at 4 blocks; past 1, at 2 blocks.
         let expect: [(u64, &[u64]); 3] = [
-            (4, &[0, 128, 256, 384, 512, 640, 768, 896]),
-            (2, &[0, 256, 512, 768]),
-            (1, &[0, 512]),
+            (4, &[0, 93, 242, 335, 484, 633, 726, 875]),
+            (2, &[0, 242, 633, 875]),
+            (1, &[0, 633]),
         ];
         for (past, blocks) in expect {
             let most = f.warp_instructions / 1024 * past + 1;
@@ -2942,9 +2949,13 @@ mod tests {
                 f.instructions
             );
         }
-        // Van der Corput order over 5 units of 3 blocks (the last one short).
+        // 5 units of 3 blocks (the last one short), every third unit (5 / phi).
         let order: Vec<u64> = SampleOrder::new(14, 3).collect();
-        assert_eq!(order, [0, 1, 2, 12, 13, 6, 7, 8, 3, 4, 5, 9, 10, 11]);
+        assert_eq!(order, [0, 1, 2, 9, 10, 11, 3, 4, 5, 12, 13, 6, 7, 8]);
+        // A grid 32 units wide: the first 32 units visited cover every column.
+        let mut columns: Vec<u64> = SampleOrder::new(1024, 1).take(32).map(|b| b % 32).collect();
+        columns.sort();
+        assert_eq!(columns, (0..32).collect::<Vec<u64>>());
         // Past `give_up_after` within its first block, the launch fails.
         let hopeless = Sample {
             give_up_after: 1,

@@ -390,7 +390,7 @@ unsafe fn functions(
         let key = format!(
             "{:016x}",
             fnv(&format!(
-                "tessel-autotune 11 {} {}\n{} {how}\n{param} {sample}\n{text}",
+                "tessel-autotune 12 {} {}\n{} {how}\n{param} {sample}\n{text}",
                 env!("CARGO_PKG_VERSION"),
                 crate::registry::DEFAULT_MAPPING,
                 gpu.name
