@@ -139,11 +139,13 @@ macro_rules! device_outline {
 }
 macro_rules! device_lower {
     () => {
-        "func.func(gpu-async-region), lower-affine, gpu.module(gpu.func(canonicalize, cse, loop-invariant-code-motion, canonicalize, cse)), convert-scf-to-cf, gpu.module(gpu.func(mem2reg)), tessel-scope-launches"
+        "func.func(gpu-async-region), lower-affine, tessel-contract, gpu.module(gpu.func(canonicalize, cse, loop-invariant-code-motion, canonicalize, cse)), convert-scf-to-cf, gpu.module(gpu.func(mem2reg)), tessel-scope-launches"
     };
 }
 /// The part of both lowerings that keeps the gpu dialect: outlined kernels with `cf`
-/// control flow, the form [`crate::simform`] compiles for the sim device. The kernels
+/// control flow, the form [`crate::simform`] compiles for the sim device. Products and
+/// the sums of the same C expression are fused (`tessel-contract`, before `cse` may
+/// share a product between sums), so that sim counts the FMAs a GPU runs. The kernels
 /// are simplified first (`canonicalize`, `cse`, `loop-invariant-code-motion`), as the
 /// LLVM optimizer behind PTX and AMDGCN simplifies them anyway, so that sim counts
 /// the index arithmetic a GPU runs rather than each thread id read and bound
@@ -514,6 +516,16 @@ pub const PASSES: &[PassInfo] = &[
         kind: PassKind::Rust {
             anchor: "",
             run: crate::transforms::lower_shared::run,
+        },
+    },
+    PassInfo {
+        name: "tessel-contract",
+        summary: "Fuse, in the kernels (gpu.func, gpu.launch), an arith.mulf and the arith.addf or arith.subf that alone uses it into math.fma where both carry fastmath<contract>, which the frontend sets on a product added or subtracted in the same C expression (C's FP_CONTRACT, clang's -ffp-contract=on): one rounding and one instruction instead of two (part of the device preparation)",
+        options: &[],
+        example: "%p = arith.mulf %a, %b fastmath<contract> : f32; %s = arith.subf %c, %p fastmath<contract> : f32  =>  %n = arith.negf %a : f32; %s = math.fma %n, %b, %c : f32",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::contract::run,
         },
     },
     PassInfo {

@@ -163,6 +163,20 @@ impl Body {
         self.value(Op::new(name).operands(operands).result(ty))
     }
 
+    /// A floating-point `name` (`arith.addf`, `arith.subf`, `arith.mulf`) of `l` and `r`
+    /// that may be fused with the one it feeds or is fed by (`fastmath<contract>`).
+    fn contract(&mut self, name: &str, l: MlirValue, r: MlirValue, t: ElemTy) -> MlirValue {
+        let ty = self.ty(t.mlir());
+        let flag =
+            unsafe { mlirAttributeParseGet(self.ctx, string_ref("#arith.fastmath<contract>")) };
+        self.value(
+            Op::new(name)
+                .operands(&[l, r])
+                .result(ty)
+                .attr("fastmath", flag),
+        )
+    }
+
     /// An `arith.cmpi`/`arith.cmpf` with its predicate's number.
     fn cmp(&mut self, name: &str, predicate: i64, l: MlirValue, r: MlirValue) -> MlirValue {
         let i1 = unsafe { mlirIntegerTypeGet(self.ctx, 1) };
@@ -354,7 +368,25 @@ pub fn emit_expr(b: &mut Body, env: &mut dyn ValueEnv, e: &Expr) -> MlirValue {
             b.op("arith.xori", &[v, m], ty)
         }
         Expr::Bin(op, x, y, t) => {
-            let (l, r) = (emit_expr(b, env, x), emit_expr(b, env, y));
+            // C lets a product added or subtracted in the same expression round once
+            // (FP_CONTRACT, on by default in clang: `-ffp-contract=on`, which fuses `a *
+            // b + c` and `s += a * b` but not a product stored first): both operations
+            // carry `contract`, and `tessel-contract` fuses them into `math.fma` in the
+            // kernels.
+            let product = |e: &Expr| matches!(e, Expr::Bin(BinOp::Mul, _, _, u) if u == t);
+            let fused =
+                t.is_float() && matches!(op, BinOp::Add | BinOp::Sub) && (product(x) || product(y));
+            let mut operand = |b: &mut Body, e: &Expr| match e {
+                Expr::Bin(BinOp::Mul, p, q, u) if fused && u == t => {
+                    let (l, r) = (emit_expr(b, env, p), emit_expr(b, env, q));
+                    b.contract("arith.mulf", l, r, *t)
+                }
+                _ => emit_expr(b, env, e),
+            };
+            let (l, r) = (operand(b, x), operand(b, y));
+            if fused {
+                return b.contract(bin_op_name(*op, *t), l, r, *t);
+            }
             let ty = b.ty(t.mlir());
             b.op(bin_op_name(*op, *t), &[l, r], ty)
         }

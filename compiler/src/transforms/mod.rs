@@ -4,6 +4,7 @@
 pub mod access_reorder;
 pub mod autotune;
 pub mod bound_blocks;
+pub mod contract;
 mod copy_prefetch;
 pub mod detect_scops;
 pub mod expand_scalars;

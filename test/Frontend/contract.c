@@ -1,0 +1,37 @@
+// A product added or subtracted in the same expression carries fastmath<contract>, as
+// C's FP_CONTRACT allows (clang's default -ffp-contract=on); tessel-contract fuses the
+// pair into one fma in the kernels. A product stored first, or converted before the
+// sum, is not fused.
+// RUN: tesselc %s --emit=mlir | FileCheck %s
+// RUN: tesselc %s --emit=ptx -o - | FileCheck %s --check-prefix=PTX
+void f(int n, double A[n], double B[n], double C[n], float X[n], double Y[n]) {
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++) {
+    C[i] += A[i] * B[i];
+    Y[i] = A[i] * B[i];
+    B[i] = Y[i] - A[i];
+    X[i] = X[i] * X[i] + 1.0;
+    A[i] = C[i] - Y[i] * B[i];
+  }
+#pragma endscop
+}
+// CHECK-LABEL: func.func @f(
+// CHECK: %[[P:.*]] = arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f64
+// CHECK-NEXT: arith.addf %{{.*}}, %[[P]] fastmath<contract> : f64
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : f64
+// CHECK-NEXT: affine.store
+// CHECK: arith.subf %{{.*}}, %{{.*}} : f64
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT: arith.extf
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f64
+// CHECK: %[[Q:.*]] = arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f64
+// CHECK-NEXT: arith.subf %{{.*}}, %[[Q]] fastmath<contract> : f64
+
+// PTX: fma.rn.f64
+// PTX: mul.rn.f64
+// PTX: sub.rn.f64
+// PTX: mul.rn.f32
+// PTX: add.rn.f64
+// PTX: neg.f64
+// PTX-NEXT: fma.rn.f64
