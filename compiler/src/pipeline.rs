@@ -310,7 +310,15 @@ pub fn compile_reporting(opts: &CompileOptions) -> Result<(Vec<u8>, usize), Fail
     }
     let session = Session::new();
     let entries = (opts.emit == Emit::Object).then_some(opts.entry_suffix);
-    let mut m = affine::emit_module(&session, &scops, entries)
+    // clang's -ffp-contract (on by default; fast contracts within expressions too).
+    let contract = opts
+        .frontend
+        .clang_args
+        .iter()
+        .rev()
+        .find_map(|a| a.strip_prefix("-ffp-contract="))
+        .is_none_or(|v| v != "off");
+    let mut m = affine::emit_module(&session, &scops, entries, contract)
         .map_err(|ds| Failure(ds.into_iter().map(|d| d.to_string()).collect()))?;
     mlir::inherit_locations(&m, "affine");
     // The module was built, not parsed: a verifier's diagnostic points at the C source.

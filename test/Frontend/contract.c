@@ -1,9 +1,13 @@
 // A product added or subtracted in the same expression carries fastmath<contract>, as
 // C's FP_CONTRACT allows (clang's default -ffp-contract=on); tessel-contract fuses the
 // pair into one fma in the kernels. A product stored first, or converted before the
-// sum, is not fused.
+// sum, is not fused; nor is any with -ffp-contract=off (the last one given counts).
 // RUN: tesselc %s --emit=mlir | FileCheck %s
 // RUN: tesselc %s --emit=ptx -o - | FileCheck %s --check-prefix=PTX
+// RUN: tesselc %s -ffp-contract=fast -ffp-contract=off --emit=mlir | FileCheck %s --check-prefix=OFF
+// RUN: tesselc %s -ffp-contract=off --emit=ptx -o - | FileCheck %s --check-prefix=PTX-OFF
+// RUN: tesselc %s -ffp-contract=off -ffp-contract=on --emit=mlir | FileCheck %s
+// RUN: not tesselc %s -ffp-contract=sometimes --emit=mlir 2>&1 | FileCheck %s --check-prefix=BAD
 void f(int n, double A[n], double B[n], double C[n], float X[n], double Y[n]) {
   int i;
 #pragma scop
@@ -35,3 +39,8 @@ void f(int n, double A[n], double B[n], double C[n], float X[n], double Y[n]) {
 // PTX: add.rn.f64
 // PTX: neg.f64
 // PTX-NEXT: fma.rn.f64
+
+// OFF-LABEL: func.func @f(
+// OFF-NOT: fastmath
+// PTX-OFF-NOT: fma.rn
+// BAD: error: unsupported argument 'sometimes' to option '-ffp-contract='

@@ -322,7 +322,10 @@ pub(crate) fn function(
             );
         }
         b.build(op);
-        Body::new(b.ctx, block)
+        Body {
+            contract: b.contract,
+            ..Body::new(b.ctx, block)
+        }
     }
 }
 
@@ -392,18 +395,23 @@ fn dynamic_sizes(b: &mut Body, a: &Array, param_index: &[Option<MlirValue>]) -> 
 
 /// Builds the whole module in affine form. With `entries` (`tesselc -c` and whole
 /// programs), each function is the private `NAME.impl` and a C entry point named `NAME`
-/// plus the suffix calls it ([`super::entry`]). An error is a share pragma whose
-/// partition is not an affine extent.
+/// plus the suffix calls it ([`super::entry`]). `contract`: a product and the sum of the
+/// same C expression carry `fastmath<contract>` (C's FP_CONTRACT). An error is a share
+/// pragma whose partition is not an affine extent.
 pub fn emit_module<'c>(
     session: &'c Session,
     scops: &[Scop],
     entries: Option<&str>,
+    contract: bool,
 ) -> Result<Module<'c>, Vec<Diagnostic>> {
     let ctx = session.ctx.to_raw();
     // SAFETY: the module is created in the session's live context and owned by the
     // returned `Module`.
     let module = unsafe { Module::from_raw(mlirModuleCreateEmpty(mlirLocationUnknownGet(ctx))) };
-    let mut b = Body::new(ctx, unsafe { mlirModuleGetBody(module.to_raw()) });
+    let mut b = Body {
+        contract,
+        ..Body::new(ctx, unsafe { mlirModuleGetBody(module.to_raw()) })
+    };
     globals(&mut b, scops);
     for scop in scops {
         emit_func(&mut b, scop, entries.is_some())?;

@@ -19,6 +19,9 @@ pub struct Body {
     pub block: MlirBlock,
     /// The C source location given to the operations built next.
     pub loc: MlirLocation,
+    /// Whether a product and the sum of the same expression may be fused (C's
+    /// FP_CONTRACT; off with `-ffp-contract=off`).
+    pub contract: bool,
 }
 
 /// An operation to build: [`Body::build`]'s argument.
@@ -66,6 +69,7 @@ impl Body {
             ctx,
             block,
             loc: unsafe { mlirLocationUnknownGet(ctx) },
+            contract: true,
         }
     }
 
@@ -201,6 +205,7 @@ impl Body {
                 ctx: self.ctx,
                 block,
                 loc: self.loc,
+                contract: self.contract,
             };
             (region, inner)
         }
@@ -374,8 +379,10 @@ pub fn emit_expr(b: &mut Body, env: &mut dyn ValueEnv, e: &Expr) -> MlirValue {
             // carry `contract`, and `tessel-contract` fuses them into `math.fma` in the
             // kernels.
             let product = |e: &Expr| matches!(e, Expr::Bin(BinOp::Mul, _, _, u) if u == t);
-            let fused =
-                t.is_float() && matches!(op, BinOp::Add | BinOp::Sub) && (product(x) || product(y));
+            let fused = b.contract
+                && t.is_float()
+                && matches!(op, BinOp::Add | BinOp::Sub)
+                && (product(x) || product(y));
             let mut operand = |b: &mut Body, e: &Expr| match e {
                 Expr::Bin(BinOp::Mul, p, q, u) if fused && u == t => {
                     let (l, r) = (emit_expr(b, env, p), emit_expr(b, env, q));

@@ -16,7 +16,7 @@ use tessel::pipeline::{compile, CompileOptions, Emit};
     name = "tesselc",
     version,
     about = "Compile C loop nests (#pragma scop regions or whole functions) to GPU kernels",
-    after_help = "clang's options, passed to the C parser in command-line order:\n  -D NAME[=VALUE]  -U NAME  -I DIR  -isystem DIR  -include FILE  -std=STD\n  -W... (-Wall, -Werror, -Wno-...)  -w  -pedantic  -Xclang ARG  -f[no-]color-diagnostics\n  -g               line tables in the kernels (PTX .loc, cubin, HSACO) and host code;\n                   with --emit=mlir or gpu, each operation's C source location (loc(...))\n  -fsyntax-only    check the C and its static control parts, write nothing\n  -###             print the commands (ptxas, clang, the link) without running them\n  -E               preprocess only (clang -E with the same options)\n  -MD, -MMD, -MF FILE, -MT T, -MQ T, -MP   also write a dependency file, as clang\n\nExamples:\n  tesselc gemm.c -DSMALL_DATASET -o gemm && ./gemm      (runs on a GPU, else on sim)\n  tesselc -c gemm.c -o gemm.o                           (links in place of the C version)\n  tesselc gemm.c --emit=ptx -o gemm.ptx\n  tesselc gemm.c -DSMALL_DATASET --offload-arch=gfx942 --emit=hsaco -o gemm.hsaco\n  tesselc kernels.c --function kernel_gemm --emit=mlir"
+    after_help = "clang's options, passed to the C parser in command-line order:\n  -D NAME[=VALUE]  -U NAME  -I DIR  -isystem DIR  -include FILE  -std=STD\n  -W... (-Wall, -Werror, -Wno-...)  -w  -pedantic  -Xclang ARG  -f[no-]color-diagnostics\n  -ffp-contract=on|fast|off   fuse a product and the sum of the same expression into\n                   one fma in the kernels (on, the default, as clang; fast: the same), or not\n  -g               line tables in the kernels (PTX .loc, cubin, HSACO) and host code;\n                   with --emit=mlir or gpu, each operation's C source location (loc(...))\n  -fsyntax-only    check the C and its static control parts, write nothing\n  -###             print the commands (ptxas, clang, the link) without running them\n  -E               preprocess only (clang -E with the same options)\n  -MD, -MMD, -MF FILE, -MT T, -MQ T, -MP   also write a dependency file, as clang\n\nExamples:\n  tesselc gemm.c -DSMALL_DATASET -o gemm && ./gemm      (runs on a GPU, else on sim)\n  tesselc -c gemm.c -o gemm.o                           (links in place of the C version)\n  tesselc gemm.c --emit=ptx -o gemm.ptx\n  tesselc gemm.c -DSMALL_DATASET --offload-arch=gfx942 --emit=hsaco -o gemm.hsaco\n  tesselc kernels.c --function kernel_gemm --emit=mlir"
 )]
 struct Args {
     /// C source files (and, for programs, objects or libraries to link).
@@ -369,8 +369,8 @@ struct DepOptions {
 
 /// Takes clang's options out of the command line before clap reads the rest: `-D`,
 /// `-U`, `-I`, `-isystem`, `-include` (value joined or separate), `-Xclang ARG` (also
-/// `-Xclang=ARG`), `-std=`, `-W...` (warnings, `-Werror`), `-w`, `-pedantic`,
-/// `-f[no-]color-diagnostics`, and the mode `-fsyntax-only`.
+/// `-Xclang=ARG`), `-std=`, `-ffp-contract=`, `-W...` (warnings, `-Werror`), `-w`,
+/// `-pedantic`, `-f[no-]color-diagnostics`, and the mode `-fsyntax-only`.
 fn take_clang_options(raw: Vec<String>) -> Result<(Vec<String>, ClangOptions), String> {
     const SEPARATE: [&str; 6] = ["-D", "-U", "-I", "-isystem", "-include", "-Xclang"];
     const JOINED: [&str; 4] = ["-isystem", "-D", "-U", "-I"];
@@ -402,6 +402,13 @@ fn take_clang_options(raw: Vec<String>) -> Result<(Vec<String>, ClangOptions), S
                 .next()
                 .ok_or_else(|| format!("argument to '{a}' is missing (expected 1 value)"))?;
             clang.args.extend([flag.to_string(), v]);
+        } else if let Some(v) = a
+            .strip_prefix("-ffp-contract=")
+            .filter(|v| !["on", "off", "fast", "fast-honor-pragmas"].contains(v))
+        {
+            return Err(format!(
+                "unsupported argument '{v}' to option '-ffp-contract=' (on, off, fast or fast-honor-pragmas)"
+            ));
         } else if a == "-fsyntax-only" {
             clang.syntax_only = true;
         } else if a == "-E" {
@@ -429,6 +436,7 @@ fn take_clang_options(raw: Vec<String>) -> Result<(Vec<String>, ClangOptions), S
                 _ => o.targets.push(tessel::output::make_escape(&value("Q")?)),
             }
         } else if a.starts_with("-std=")
+            || a.starts_with("-ffp-contract=")
             || (a.starts_with("-W") && !["-Wl,", "-Wa,", "-Wp,"].iter().any(|p| a.starts_with(p)))
             || FLAGS.contains(&a.as_str())
             || (!a.starts_with("-include") && JOINED.iter().any(|f| a.starts_with(f)))
