@@ -4,8 +4,11 @@
 //! parameter space with a model in the same way).
 //!
 //! Candidates, in order, from the sizes `tessel-tile` picks by its rule (`D`, those of
-//! the first band it tiles): the rule's sizes with shared memory (`tessel-promote-shared`
-//! as usual) and without (the tiles read global memory and its caches); the untiled
+//! the first band it tiles): the untuned build (every pass's own rule: the tuner never
+//! keeps what its estimate finds slower than a build without it; gemm 1024^3 on gtx690
+//! chose 32x128x64 tiles at 4478 us, estimated and run, where the untuned build runs
+//! 4046); the rule's sizes with shared memory for any reuse worth a copy and without
+//! (the tiles read global memory and its caches); the untiled
 //! mapping (`tessel.tile = false`: a thread per iteration, as `pipeline=naive`, so that
 //! tuning never keeps what the model finds slower than it); for bands of two or three
 //! dimensions the rule's sizes with 2, 4 or 1 points per thread (`tessel.coarsen`)
@@ -20,13 +23,13 @@
 //! grid, fewer where these run past [`SAMPLE_WARP_INSTRUCTIONS`], and no estimate
 //! where the sample runs past [`GIVE_UP_WARP_INSTRUCTIONS`]) with each integer
 //! argument of a function set to one value ([`parameter_value`], or the `size`
-//! option). The rule's candidate runs first, and
-//! only as many others follow as its cost in simulated instructions fits in
-//! [`BUDGET`]; where no other candidate's estimate is left to compare the first with, the
-//! function is left to the rule. A function takes the candidate of least estimated time; ties keep the
-//! earlier; where the value is below the arrays' extents, another candidate must lead
-//! the rule's by [`REDUCED_MARGIN`]. A candidate that fails to compile or estimate is skipped; when the rule's
-//! own fails the function is left to it, with a remark. Tile sizes never change what a
+//! option). The untuned candidate runs first, and only as many others follow as its
+//! cost in simulated instructions fits in [`BUDGET`]; where no other candidate's
+//! estimate is left to compare the first with, the function is left to the rules. A
+//! function takes the candidate of least estimated time; ties keep the earlier; where
+//! the value is below the arrays' extents, another candidate must lead the untuned one
+//! by [`REDUCED_MARGIN`]. A candidate that fails to compile or estimate is skipped; when
+//! the untuned one fails the function is left to the rules, with a remark. Tile sizes never change what a
 //! program computes (tiling a permutable band is legal for any size), nor do leaving
 //! an array in global memory, not tiling, or a thread's number of points, so every
 //! candidate is correct.
@@ -66,7 +69,7 @@ use tessel_runtime::gpus::{self, Gpu};
 
 /// Warp instructions sim may run for all the candidates of a module together (2.4 to
 /// 7 s of one core, [`tessel_runtime::sim::Sim::executed`]; the candidates run on all
-/// cores): the rule's candidate runs first, and only as many candidates as its cost
+/// cores): the untuned candidate runs first, and only as many candidates as its cost
 /// fits in this budget follow, in [`candidates`]' order. Counted in instructions, not
 /// seconds, so that the choice is the same on every machine. (At 1G thread
 /// instructions, PolyBench's syr2k, symm and covariance at LARGE_DATASET took 12 to 17
@@ -98,9 +101,9 @@ const SAMPLE_WARP_INSTRUCTIONS: u64 = 400_000;
 /// first block (12 s), where the rule's whole sample runs 1.8M.
 const GIVE_UP_WARP_INSTRUCTIONS: u64 = BUDGET / 4;
 
-/// How much faster than the rule's a candidate must be estimated where the estimate runs
-/// below the arrays' size ([`parameter_value`]'s cap): terms that grow at different
-/// rates with the size (a latency chain along a row, DRAM traffic over the whole array)
+/// How much faster than the untuned build a candidate must be estimated where the
+/// estimate runs below the arrays' size ([`parameter_value`]'s cap): terms that grow at
+/// different rates with the size (a latency chain along a row, DRAM traffic over the whole array)
 /// may rank the candidates otherwise at the real size. matvec (4096 rows) on gtx690: a
 /// thread per row reading A directly is estimated 8% faster than the rule's 256x8 boxes
 /// at 1024 rows, and runs 3.7x slower at 4096 (its rows thrash L2).
@@ -112,7 +115,9 @@ struct Choice {
     /// Tile sizes (`None`: `tessel-tile`'s rule, the scop without `tile_sizes`; empty:
     /// not tiled, `tessel.tile = false`).
     sizes: Option<Vec<i64>>,
-    shared: bool,
+    /// Shared memory for any reuse worth a copy (`true`), none (`false`), or
+    /// `tessel-promote-shared`'s own rule (`None`, the scop without `tessel.shared`).
+    shared: Option<bool>,
     /// Points per thread along the outermost thread dimension (`tessel-map-to-gpu`'s
     /// `coarsen`); `None`: chosen at launch.
     coarsen: Option<i64>,
@@ -127,7 +132,11 @@ impl Choice {
                 Some(s) if s.is_empty() => "untiled".into(),
                 Some(s) => join(s, ","),
             },
-            if self.shared { "shared" } else { "global" },
+            match self.shared {
+                Some(true) => "shared",
+                Some(false) => "global",
+                None => "rule",
+            },
             self.coarsen.map_or("auto".into(), |f| f.to_string())
         )
     }
@@ -150,8 +159,9 @@ impl Choice {
         Some(Choice {
             sizes,
             shared: match mem {
-                "shared" => true,
-                "global" => false,
+                "shared" => Some(true),
+                "global" => Some(false),
+                "rule" => None,
                 _ => return None,
             },
             coarsen: match coarsen {
@@ -161,15 +171,28 @@ impl Choice {
         })
     }
 
+    /// What the pipeline does without the tuner: every rule its own.
+    fn untuned() -> Choice {
+        Choice {
+            sizes: None,
+            shared: None,
+            coarsen: None,
+        }
+    }
+
     fn describe(&self) -> String {
         let sizes = match &self.sizes {
             None => "the rule's tile sizes".to_string(),
             Some(s) if s.is_empty() => "not tiled".to_string(),
             Some(s) => format!("tile sizes {}", join(s, "x")),
         };
+        if *self == Choice::untuned() {
+            return "the untuned choices (the rules)".into();
+        }
         let memory = match self.shared {
-            true => "shared memory",
-            false => "no shared memory",
+            Some(true) => "shared memory",
+            Some(false) => "no shared memory",
+            None => "the rule's shared memory",
         };
         let points = self
             .coarsen
@@ -282,6 +305,28 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
             continue;
         }
         let time = |c: usize| times[c].as_ref().ok().and_then(|t| t.get(&f.name).copied());
+        // Each candidate's estimate, or why it has none (`-vv`).
+        for (c, t) in times.iter().enumerate() {
+            let what: Vec<String> = candidates[c][range.clone()]
+                .iter()
+                .map(|x| x.describe())
+                .collect();
+            let what = what.join("; ");
+            match (t, time(c)) {
+                (_, Some(t)) => {
+                    tracing::debug!(function = %f.name, candidate = %what, "estimated {:.1} us", t * 1e6)
+                }
+                (Err(e), None) => {
+                    tracing::debug!(function = %f.name, candidate = %what, "no estimate: {e}")
+                }
+                (Ok(_), None) => {
+                    tracing::debug!(function = %f.name, candidate = %what, "no launch estimated")
+                }
+            }
+        }
+        if skipped > 0 {
+            tracing::debug!(function = %f.name, "{skipped} candidates left out by the estimate's budget");
+        }
         let Some(base) = time(0) else {
             let why = match &times[0] {
                 Err(e) => e.clone(),
@@ -299,17 +344,15 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
         };
         let tried = (0..times.len()).filter(|c| time(*c).is_some()).count();
         if tried < 2 {
-            // Nothing to compare the first candidate with (its shared memory for any
-            // reuse is not the rule's own choice): the rule decides, as untuned. gemm
-            // of 1024x1024 on gtx690: the first candidate alone fits the budget, and
-            // ran 6328 us against the rule's 5704.
-            // Others may have been left out by the budget or failed (given up).
+            // Nothing to compare the first candidate (the untuned build) with: the
+            // rules decide. Others may have been left out by the budget or failed
+            // (given up).
             let why = match skipped {
                 0 => "gave an estimate".to_string(),
                 n => format!("gave an estimate ({n} left out by the estimate's budget)"),
             };
             let note = format!(
-                "autotune ({how}, parameters {}): left to the rule: no other candidate than the rule's sizes with shared memory ({:.1} us {}) {why}",
+                "autotune ({how}, parameters {}): left to the rule: no other candidate than the untuned choices ({:.1} us {}) {why}",
                 f.param,
                 base * 1e6,
                 if measure.is_some() { "measured" } else { "estimated" },
@@ -340,7 +383,7 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
             "estimated"
         };
         let note = format!(
-            "autotune ({}, parameters {}): {}: {:.1} us {what} (the rule's sizes with shared memory: {:.1} us; {tried} candidates{budget})",
+            "autotune ({}, parameters {}): {}: {:.1} us {what} (untuned: {:.1} us; {tried} candidates{budget})",
             match &measure {
                 Some(m) => format!("measured on {}, {}", m.name, gpu.name),
                 None => how.clone(),
@@ -390,7 +433,7 @@ unsafe fn functions(
         let key = format!(
             "{:016x}",
             fnv(&format!(
-                "tessel-autotune 12 {} {}\n{} {how}\n{param} {sample}\n{text}",
+                "tessel-autotune 13 {} {}\n{} {how}\n{param} {sample}\n{text}",
                 env!("CARGO_PKG_VERSION"),
                 crate::registry::DEFAULT_MAPPING,
                 gpu.name
@@ -500,11 +543,14 @@ unsafe fn set_choices(scops: &[MlirOperation], choices: &[Choice]) {
                 }
                 None => {}
             }
-            mlirOperationSetAttributeByName(
-                *s,
-                string_ref("tessel.shared"),
-                mlirBoolAttrGet(ctx, c.shared as i32),
-            );
+            mlirOperationRemoveAttributeByName(*s, string_ref("tessel.shared"));
+            if let Some(shared) = c.shared {
+                mlirOperationSetAttributeByName(
+                    *s,
+                    string_ref("tessel.shared"),
+                    mlirBoolAttrGet(ctx, shared as i32),
+                );
+            }
             match c.coarsen {
                 Some(f) => mlirOperationSetAttributeByName(
                     *s,
@@ -564,7 +610,7 @@ fn diags(d: Vec<crate::mlir::MlirDiag>) -> String {
 }
 
 /// The candidates: for each, one choice per scop (see the module docs); the first is
-/// the rule's.
+/// the untuned build's.
 fn candidates(defaults: &[Option<Vec<i64>>]) -> Vec<Vec<Choice>> {
     let mut out: Vec<Vec<Choice>> = Vec::new();
     let mut push = |c: Vec<Choice>| {
@@ -575,9 +621,10 @@ fn candidates(defaults: &[Option<Vec<i64>>]) -> Vec<Vec<Choice>> {
     let each = |f: &dyn Fn(&Option<Vec<i64>>) -> Choice| defaults.iter().map(f).collect();
     let rule = |shared, coarsen| Choice {
         sizes: None,
-        shared,
+        shared: Some(shared),
         coarsen,
     };
+    push(each(&|_| Choice::untuned()));
     push(each(&|_| rule(true, None)));
     push(each(&|_| rule(false, None)));
     let tiled = defaults.iter().any(|d| d.is_some());
@@ -586,7 +633,7 @@ fn candidates(defaults: &[Option<Vec<i64>>]) -> Vec<Vec<Choice>> {
     if tiled {
         push(each(&|_| Choice {
             sizes: Some(Vec::new()),
-            shared: false,
+            shared: Some(false),
             coarsen: None,
         }));
     }
@@ -609,7 +656,7 @@ fn candidates(defaults: &[Option<Vec<i64>>]) -> Vec<Vec<Choice>> {
         for v in variants {
             push(each(&|d| Choice {
                 sizes: d.as_deref().and_then(v).filter(|s| Some(s) != d.as_ref()),
-                shared,
+                shared: Some(shared),
                 coarsen: None,
             }));
         }
@@ -886,6 +933,7 @@ mod tests {
         assert_eq!(
             texts,
             [
+                "rule/rule/auto",
                 "rule/shared/auto",
                 "rule/global/auto",
                 "untiled/global/auto",
@@ -901,11 +949,12 @@ mod tests {
             ]
         );
         // One member: outermost and innermost are the same; no coarsening.
-        assert_eq!(candidates(&[Some(vec![256])]).len(), 7);
-        assert_eq!(candidates(&[None, Some(vec![8])]).len(), 7);
+        assert_eq!(candidates(&[Some(vec![256])]).len(), 8);
+        assert_eq!(candidates(&[None, Some(vec![8])]).len(), 8);
         // No band tiled: the rule's sizes only.
-        assert_eq!(candidates(&[None]).len(), 2);
-        assert_eq!(Choice::parse("16,32/global/auto"), Some(c[9][0].clone()));
+        assert_eq!(candidates(&[None]).len(), 3);
+        assert_eq!(Choice::parse("16,32/global/auto"), Some(c[10][0].clone()));
+        assert_eq!(Choice::parse("rule/rule/auto"), Some(Choice::untuned()));
         assert_eq!(
             Choice::parse("rule/shared/2").map(|c| c.coarsen),
             Some(Some(2))
@@ -914,7 +963,7 @@ mod tests {
             Choice::parse("rule/shared/auto").map(|c| c.sizes),
             Some(None)
         );
-        assert_eq!(Choice::parse("untiled/global/auto"), Some(c[2][0].clone()));
+        assert_eq!(Choice::parse("untiled/global/auto"), Some(c[3][0].clone()));
         assert_eq!(Choice::parse("0/shared/auto"), None);
         assert_eq!(Choice::parse("rule/shared"), None);
     }
