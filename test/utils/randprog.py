@@ -1332,7 +1332,9 @@ class Gen:
         if ints:
             forms += ["bitops", "unsigned"]
         if v:
-            forms += ["break", "mod_sub"]
+            # `same` is empty for a `long` target with no other `long`-free array of its
+            # kind (seed 41410).
+            forms += ["break", "mod_sub"] if same else ["break"]
             if ints and same:
                 forms += ["indirect"]
         f = r.choice(forms)
