@@ -8,9 +8,9 @@
 // RUN: tessel-opt %s --split-input-file --tessel-schedule --tessel-tile --tessel-promote-shared -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
 // A point-wise scaling reads each element of A once: the automatic rule leaves it in
-// global memory, the pragma stages it through shared memory. B, written, cannot be
-// staged; no array is named Z.
-// REMARK: promote-shared-pragma.mlir:[[@LINE+11]]:{{[0-9]+}}: remark: share pragma: 'B' not promoted to shared memory: the kernel writes it
+// global memory, the pragma stages it through shared memory. B, only written, has no
+// read to stage; no array is named Z.
+// REMARK: promote-shared-pragma.mlir:[[@LINE+11]]:{{[0-9]+}}: remark: share pragma: 'B' not promoted to shared memory: the tile only writes it
 // REMARK: promote-shared-pragma.mlir:[[@LINE+10]]:{{[0-9]+}}: remark: share pragma: no array of the scop is named 'Z' (an array's C name is the location of its argument, loc("Z"))
 // REMARK: promote-shared-pragma.mlir:[[@LINE+12]]:{{[0-9]+}}: remark: promoted to shared memory: a 32x32 box of f32 per tile (4096 bytes), named by the share pragma
 // CHECK-LABEL: func.func @scaled(

@@ -10,8 +10,12 @@
 //!   coefficient `c`, and no other subscript varies with `r`: adjacent threads touch
 //!   neighbouring elements (strategy 2; a stride of a line or more earns nothing).
 //!
-//! Thread x takes the counter of highest priority (`r_0`), y and z the next ones; ties
-//! go to the inner loop. `tessel-map-to-gpu` maps the loops in this order and
+//! Thread x takes the counter of highest priority (`r_0`), y and z the next ones. On a
+//! tie, the counter whose neighbouring threads store to neighbouring elements (P''
+//! of the stores alone) goes first: a load the mapping leaves uncoalesced can still be
+//! staged through shared memory (`tessel-promote-shared`, paper 004 sec. 3), a store
+//! cannot; so `B[j][i] = A[i][j]` puts x on `i`, as `B[i][j] = A[j][i]` puts it on `j`.
+//! Remaining ties go to the inner loop. `tessel-map-to-gpu` maps the loops in this order and
 //! `tessel-tile` sizes `r_0`'s tiles for a warp's width. Paper 004's coalescing test
 //! (sec. 3: an access is uncoalesced when a subscript other than the last varies with
 //! thread x) is the case where neither priority is earned. A loop whose trip count is
@@ -34,18 +38,25 @@ pub(crate) const UNKNOWN_TRIPS: u64 = 32;
 /// # Safety
 /// `op` is a live operation; `counters` live values.
 pub(crate) unsafe fn thread_order(op: MlirOperation, counters: &[MlirValue]) -> Vec<usize> {
-    let mut p = vec![(0u64, 0u64); counters.len()];
+    let mut p = vec![Priority::default(); counters.len()];
     unsafe { priorities(op, counters, 1, &mut p) };
     let mut order: Vec<usize> = (0..counters.len()).rev().collect();
     // A stable sort keeps inner loops first among equals.
-    order.sort_by_key(|&r| std::cmp::Reverse(p[r].0 + p[r].1));
+    order.sort_by_key(|&r| std::cmp::Reverse((p[r].same + p[r].neighbour, p[r].stored)));
     tracing::debug!(priorities = ?p, ?order, "paper 003 priorities (P', P'') of the mapped loops");
     order
 }
 
-/// Adds to `p[r]` = (P'_r, P''_r) the priorities of the accesses under `op`, run `l`
-/// times each.
-unsafe fn priorities(op: MlirOperation, counters: &[MlirValue], l: u64, p: &mut [(u64, u64)]) {
+/// A counter's priorities: P'_r, P''_r, and the part of P''_r its stores earn.
+#[derive(Clone, Copy, Debug, Default)]
+struct Priority {
+    same: u64,
+    neighbour: u64,
+    stored: u64,
+}
+
+/// Adds to `p[r]` the priorities of the accesses under `op`, run `l` times each.
+unsafe fn priorities(op: MlirOperation, counters: &[MlirValue], l: u64, p: &mut [Priority]) {
     unsafe {
         for c in children(op) {
             let name = op_name(c);
@@ -65,16 +76,20 @@ unsafe fn priorities(op: MlirOperation, counters: &[MlirValue], l: u64, p: &mut 
             let memref = mlirOperationGetOperand(c, first - 1);
             let bytes = element_bytes(mlirValueGetType(memref));
             let subs = subscripts(c, first, counters);
-            for (r, (same, neighbour)) in p.iter_mut().enumerate() {
+            for (r, pr) in p.iter_mut().enumerate() {
                 if subs.iter().all(|s| s[r] == Some(0)) {
-                    *same += l * WARP;
+                    pr.same += l * WARP;
                 }
                 let Some(last) = subs.last() else { continue };
                 let alone = (0..counters.len()).all(|q| q == r || last[q] == Some(0));
                 let before = subs[..subs.len() - 1].iter().all(|s| s[r] == Some(0));
                 if let (Some(k), true, true) = (last[r], alone, before) {
                     if k != 0 {
-                        *neighbour += l * (LINE / (k.unsigned_abs() * bytes).max(1));
+                        let earned = l * (LINE / (k.unsigned_abs() * bytes).max(1));
+                        pr.neighbour += earned;
+                        if first == 2 {
+                            pr.stored += earned;
+                        }
                     }
                 }
             }

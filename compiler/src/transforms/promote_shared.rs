@@ -13,9 +13,12 @@
 //! the j tile, whose union has no box of constant size) are two groups, with a box each.
 //! A group (all the array's loads where one's subscripts are not affine in its
 //! statement's counters) is promoted when
-//! - the kernel does not write the array (so a copy taken at the start of the anchor's
-//!   iteration stays right until its end) and every access of it under the anchor is an
-//!   `affine.load`;
+//! - the copy holds what the reads read: the kernel does not write the array, or writes
+//!   it under the anchor only and no write of the kernel reaches a read of the group
+//!   (isl: no instance writes an element before one reads it; an instance may read its
+//!   own element before writing it, as covariance's `cov[j][i] = cov[i][j]` on the
+//!   diagonal), so a copy taken at the start of the anchor's iteration stays right until
+//!   its end; and every access of it under the anchor is an `affine.load` or a store;
 //! - its footprint per anchor iteration (the elements its loads read, a function of the
 //!   loops outside and the parameters) lies in a box of constant size (isl's fixed-box
 //!   hull: the reference group's rectangular tile, PPCG sec. 7.2);
@@ -38,7 +41,9 @@
 //!     does (fdtd-2d's two-point differences, 1.9 reads per element, ran 0.96x when
 //!     promoted), and a scop `tessel-autotune` marks `tessel.shared = true` is promoted
 //!     so ([`TUNED_MIN_REUSE`]: the tuner weighs that reuse itself); `min-reuse=1` suits
-//!     a GPU whose global loads skip L1 (Kepler);
+//!     a GPU whose global loads skip L1 (Kepler). Not for an array the kernel writes,
+//!     which is promoted only to stage it (lu's pivot `A[k][k]`, a 1x1 box that every
+//!     thread reads, ran 4% slower copied: a broadcast costs a warp one request);
 //!   - staging (paper 004 sec. 3): a load where consecutive threads (thread x, on the
 //!     point loop `tessel-map-to-gpu` will give it:
 //!     [`crate::analysis::coalescing::thread_order`]) read down a column, when the box's
@@ -176,12 +181,18 @@ unsafe fn promote_scop(scop: MlirOperation, min_reuse: f64) -> Result<(), String
     let ctx = isl_context();
     let domain = isl(read_union_set(&ctx, &s.model.domain))?;
     let reads = isl(read_union_map(&ctx, &s.model.reads))?;
+    let writes = isl(isl(read_union_map(&ctx, &s.model.must_writes))?
+        .union(isl(read_union_map(&ctx, &s.model.may_writes))?))?;
+    let schedule = isl(read_union_map(&ctx, &s.model.schedule))?;
+    // Instance pairs (a, b) where a runs before b, in the order of the scop as it is.
+    let before = isl(isl(schedule.copy())?.lex_lt_union_map(schedule))?;
     for (tiles, points) in kernels {
         unsafe {
             promote_band(
                 scop,
                 &s,
                 (&ctx, &domain, &reads),
+                (&writes, &before),
                 (&tiles, &points),
                 min_reuse,
             )?
@@ -225,6 +236,7 @@ unsafe fn promote_band(
     scop: MlirOperation,
     s: &Scop,
     (ctx, domain, reads): (&isl_rs::Context, &UnionSet, &UnionMap),
+    (writes, before): (&UnionMap, &UnionMap),
     (tiles, points): (&[MlirOperation], &[MlirOperation]),
     min_reuse: f64,
 ) -> Result<(), String> {
@@ -308,6 +320,7 @@ unsafe fn promote_band(
                 seen.extend(c_name(*value));
             }
             // The array's loads under the anchor, or why it is no candidate.
+            let written = super::transfers::writes(tiles[0], *value);
             let candidate: Result<Vec<MlirOperation>, &str> = 'array: {
                 let t = mlirValueGetType(*value);
                 if !mlirTypeIsAMemRef(t) || mlirShapedTypeGetRank(t) == 0 {
@@ -320,8 +333,10 @@ unsafe fn promote_band(
                 if within(def, scop) && def.ptr != scop.ptr {
                     break 'array Err("allocated inside the scop");
                 }
-                if super::transfers::writes(tiles[0], *value) {
-                    break 'array Err("the kernel writes it");
+                // A write before the anchor's body would need a barrier before the
+                // copy; the anchor's own are checked against the reads below.
+                if written && writes_outside(tiles[0], anchor, *value) {
+                    break 'array Err("the kernel writes it outside the tile's loop");
                 }
                 if let Some(c) = &candidates {
                     if !c.contains(&c_name(*value).unwrap_or_default()) {
@@ -329,21 +344,29 @@ unsafe fn promote_band(
                     }
                 }
                 let mut loads = Vec::new();
-                let mut other = false;
+                let (mut stored, mut other) = (false, false);
                 for (user, _) in crate::mlir::uses(*value) {
                     if !within(user, anchor) {
                         continue;
                     }
-                    match op_name(user) == "affine.load" {
-                        true => loads.push(user),
-                        false => other = true,
+                    match op_name(user).as_str() {
+                        "affine.load" => loads.push(user),
+                        "affine.store" | "memref.store"
+                            if mlirOperationGetOperand(user, 1).ptr == value.ptr =>
+                        {
+                            stored = true
+                        }
+                        _ => other = true,
                     }
                 }
                 if loads.is_empty() && !other {
-                    break 'array Err(UNUSED);
+                    break 'array Err(match stored {
+                        true => "the tile only writes it",
+                        false => UNUSED,
+                    });
                 }
                 if other {
-                    break 'array Err("the tile does not only load it");
+                    break 'array Err("the tile does not only load and store it");
                 }
                 Ok(loads)
             };
@@ -395,6 +418,11 @@ unsafe fn promote_band(
                     if isl(footprint.is_empty())? {
                         break 'decide Err("the tile reads none of it");
                     }
+                    if written
+                        && !copy_holds(s, &inside, (writes, before), (&dom_in, &acc), &loads)?
+                    {
+                        break 'decide Err("the tile writes an element before reading it");
+                    }
                     let hull = isl(
                         isl(Map::from_union_map(footprint))?.get_range_simple_fixed_box_hull()
                     )?;
@@ -437,7 +465,8 @@ unsafe fn promote_band(
                     let staged = row_bytes >= 32
                         && 2.0 * reads_per_tile >= elements
                         && loads.iter().any(|l| uncoalesced(*l, x));
-                    let reused = reused && reads_per_tile >= min_reuse * elements;
+                    // An array the kernel writes is staged, not copied for reuse.
+                    let reused = reused && !written && reads_per_tile >= min_reuse * elements;
                     if !reused && !staged && !seed {
                         break 'decide Err("no reuse and no uncoalesced access");
                     }
@@ -497,6 +526,98 @@ unsafe fn promote_band(
             return Ok(());
         }
         rewrite(anchor, tiles, &outer, &s.params, promoted)
+    }
+}
+
+/// Whether a copy of the group's elements taken at the start of an anchor iteration
+/// still holds, at each of the group's reads (`acc`: instances under the anchor to the
+/// elements they read), what the array holds there, in a kernel that writes the array
+/// under the anchor only: no instance of the kernel (`dom_in`) that writes an element
+/// runs before (`before`, the scop's order) an instance that reads it, and an instance
+/// that reads and writes one element reads it first (its statement loads before it
+/// stores, outside any loop of its own). So every read of the group reads a value from
+/// before the kernel, whatever later passes do with the writes (a register kept until
+/// the end of the kernel). Instances of other blocks are of parallel tile loops, which
+/// no dependence links. isl's order of the instances and their access relations (may-
+/// writes included), not the subscripts' shape, decide: `cov[j][i] = cov[i][j]`
+/// (covariance's symmetric copy, whose diagonal instance reads its element before
+/// writing it) keeps its copy.
+unsafe fn copy_holds(
+    s: &Scop,
+    inside: &[usize],
+    (writes, before): (&UnionMap, &UnionMap),
+    (dom_in, acc): (&UnionSet, &UnionMap),
+    loads: &[MlirOperation],
+) -> Result<bool, String> {
+    // Writer -> reader pairs of one element.
+    let pairs = isl(
+        isl(isl(writes.copy())?.intersect_domain(isl(dom_in.copy())?))?
+            .apply_range(isl(isl(acc.copy())?.reverse())?),
+    )?;
+    if !isl(isl(isl(pairs.copy())?.intersect(isl(before.copy())?))?.is_empty())? {
+        return Ok(false);
+    }
+    let own = isl(pairs.intersect(isl(isl(dom_in.copy())?.identity())?))?;
+    if isl(own.is_empty())? {
+        return Ok(true);
+    }
+    let array = unsafe { mlirOperationGetOperand(loads[0], 0) };
+    let ops = |k: &usize| s.stmts[*k].ops.as_slice();
+    Ok(inside
+        .iter()
+        .filter(|k| {
+            ops(k)
+                .iter()
+                .any(|o| loads.iter().any(|l| unsafe { within(*l, *o) }))
+        })
+        .all(|k| {
+            let mut stored = false;
+            ops(k)
+                .iter()
+                .all(|o| unsafe { reads_first(*o, array, loads, false, &mut stored) })
+        }))
+}
+
+/// Whether, in `op` and the operations after it in a statement (`stored`: a store to
+/// `array` came before), each of `loads` comes before every store to `array`, and no
+/// such store stands in a loop (`in_loop`).
+unsafe fn reads_first(
+    op: MlirOperation,
+    array: MlirValue,
+    loads: &[MlirOperation],
+    in_loop: bool,
+    stored: &mut bool,
+) -> bool {
+    unsafe {
+        let name = op_name(op);
+        if matches!(name.as_str(), "affine.store" | "memref.store")
+            && mlirOperationGetOperand(op, 1).ptr == array.ptr
+        {
+            *stored = true;
+            return !in_loop;
+        }
+        if loads.iter().any(|l| l.ptr == op.ptr) && *stored {
+            return false;
+        }
+        let in_loop = in_loop || matches!(name.as_str(), "scf.for" | "scf.while" | "affine.for");
+        children(op)
+            .into_iter()
+            .all(|c| reads_first(c, array, loads, in_loop, stored))
+    }
+}
+
+/// Whether an operation in `kernel` outside `anchor` writes `m`.
+unsafe fn writes_outside(kernel: MlirOperation, anchor: MlirOperation, m: MlirValue) -> bool {
+    unsafe {
+        crate::mlir::uses(m).into_iter().any(|(user, _)| {
+            within(user, kernel)
+                && !within(user, anchor)
+                && matches!(
+                    op_name(user).as_str(),
+                    "affine.store" | "memref.store" | "tgpu.tile_copy"
+                )
+                && mlirOperationGetOperand(user, 1).ptr == m.ptr
+        })
     }
 }
 
