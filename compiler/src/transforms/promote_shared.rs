@@ -184,15 +184,13 @@ unsafe fn promote_scop(scop: MlirOperation, min_reuse: f64) -> Result<(), String
     let writes = isl(isl(read_union_map(&ctx, &s.model.must_writes))?
         .union(isl(read_union_map(&ctx, &s.model.may_writes))?))?;
     let schedule = isl(read_union_map(&ctx, &s.model.schedule))?;
-    // Instance pairs (a, b) where a runs before b, in the order of the scop as it is.
-    let before = isl(isl(schedule.copy())?.lex_lt_union_map(schedule))?;
     for (tiles, points) in kernels {
         unsafe {
             promote_band(
                 scop,
                 &s,
                 (&ctx, &domain, &reads),
-                (&writes, &before),
+                (&writes, &schedule),
                 (&tiles, &points),
                 min_reuse,
             )?
@@ -236,7 +234,7 @@ unsafe fn promote_band(
     scop: MlirOperation,
     s: &Scop,
     (ctx, domain, reads): (&isl_rs::Context, &UnionSet, &UnionMap),
-    (writes, before): (&UnionMap, &UnionMap),
+    (writes, schedule): (&UnionMap, &UnionMap),
     (tiles, points): (&[MlirOperation], &[MlirOperation]),
     min_reuse: f64,
 ) -> Result<(), String> {
@@ -419,7 +417,7 @@ unsafe fn promote_band(
                         break 'decide Err("the tile reads none of it");
                     }
                     if written
-                        && !copy_holds(s, &inside, (writes, before), (&dom_in, &acc), &loads)?
+                        && !copy_holds(s, &inside, (writes, schedule), (&dom_in, &acc), &loads)?
                     {
                         break 'decide Err("the tile writes an element before reading it");
                     }
@@ -533,7 +531,7 @@ unsafe fn promote_band(
 /// still holds, at each of the group's reads (`acc`: instances under the anchor to the
 /// elements they read), what the array holds there, in a kernel that writes the array
 /// under the anchor only: no instance of the kernel (`dom_in`) that writes an element
-/// runs before (`before`, the scop's order) an instance that reads it, and an instance
+/// runs before (in `schedule`, the scop's order) an instance that reads it, and an instance
 /// that reads and writes one element reads it first (its statement loads before it
 /// stores, outside any loop of its own). So every read of the group reads a value from
 /// before the kernel, whatever later passes do with the writes (a register kept until
@@ -545,7 +543,7 @@ unsafe fn promote_band(
 unsafe fn copy_holds(
     s: &Scop,
     inside: &[usize],
-    (writes, before): (&UnionMap, &UnionMap),
+    (writes, schedule): (&UnionMap, &UnionMap),
     (dom_in, acc): (&UnionSet, &UnionMap),
     loads: &[MlirOperation],
 ) -> Result<bool, String> {
@@ -554,7 +552,17 @@ unsafe fn copy_holds(
         isl(isl(writes.copy())?.intersect_domain(isl(dom_in.copy())?))?
             .apply_range(isl(isl(acc.copy())?.reverse())?),
     )?;
-    if !isl(isl(isl(pairs.copy())?.intersect(isl(before.copy())?))?.is_empty())? {
+    if isl(pairs.is_empty())? {
+        return Ok(true);
+    }
+    // The order of the pairs' instances, on their statements only.
+    let at = |set: UnionSet| -> Result<UnionMap, String> {
+        isl(isl(schedule.copy())?.intersect_domain(set))
+    };
+    let writers = at(isl(isl(pairs.copy())?.domain())?)?;
+    let readers = at(isl(isl(pairs.copy())?.range())?)?;
+    let before = isl(writers.lex_lt_union_map(readers))?;
+    if !isl(isl(isl(pairs.copy())?.intersect(before))?.is_empty())? {
         return Ok(false);
     }
     let own = isl(pairs.intersect(isl(isl(dom_in.copy())?.identity())?))?;
