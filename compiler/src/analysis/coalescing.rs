@@ -15,11 +15,11 @@
 //! of the stores alone) goes first: a load the mapping leaves uncoalesced can still be
 //! staged through shared memory (`tessel-promote-shared`, paper 004 sec. 3), a store
 //! cannot; so `B[j][i] = A[i][j]` puts x on `i`, as `B[i][j] = A[j][i]` puts it on `j`.
-//! Remaining ties go to the inner loop. `tessel-map-to-gpu` maps the loops in this order and
-//! `tessel-tile` sizes `r_0`'s tiles for a warp's width. Paper 004's coalescing test
-//! (sec. 3: an access is uncoalesced when a subscript other than the last varies with
-//! thread x) is the case where neither priority is earned. A loop whose trip count is
-//! not a constant counts as [`UNKNOWN_TRIPS`] iterations.
+//! Remaining ties go to the inner loop. `tessel-map-to-gpu` maps the loops in this
+//! order and `tessel-tile` sizes `r_0`'s tiles for a warp's width. Paper 004's
+//! coalescing test (sec. 3: an access is uncoalesced when a subscript other than the
+//! last varies with thread x) is the case where neither priority is earned. A loop
+//! whose trip count is not a constant counts as [`UNKNOWN_TRIPS`] iterations.
 
 use crate::mlir::{children, op_name, string_ref};
 use mlir_sys::*;
