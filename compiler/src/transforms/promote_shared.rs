@@ -416,11 +416,6 @@ unsafe fn promote_band(
                     if isl(footprint.is_empty())? {
                         break 'decide Err("the tile reads none of it");
                     }
-                    if written
-                        && !copy_holds(s, &inside, (writes, schedule), (&dom_in, &acc), &loads)?
-                    {
-                        break 'decide Err("the tile writes an element before reading it");
-                    }
                     let hull = isl(
                         isl(Map::from_union_map(footprint))?.get_range_simple_fixed_box_hull()
                     )?;
@@ -432,11 +427,15 @@ unsafe fn promote_band(
                         .map(|k| isl(size.get_at(k as i32)).and_then(|v| isl(v.get_num_si())))
                         .collect::<Result<_, _>>()?;
                     // Reuse: two statement instances of one anchor iteration, at two
-                    // points of the band, read one element.
-                    let pairs = isl(isl(acc.copy())?.apply_range(isl(acc.reverse())?))?;
-                    let shared = isl(isl(pairs.intersect(isl(same_tile.copy())?))?
-                        .subtract(isl(same_point.copy())?))?;
-                    let reused = !isl(shared.is_empty())?;
+                    // points of the band, read one element. An array the kernel writes
+                    // is staged, not copied for reuse.
+                    let reused = !written && {
+                        let pairs =
+                            isl(isl(acc.copy())?.apply_range(isl(isl(acc.copy())?.reverse())?))?;
+                        let shared = isl(isl(pairs.intersect(isl(same_tile.copy())?))?
+                            .subtract(isl(same_point.copy())?))?;
+                        !isl(shared.is_empty())?
+                    };
                     // Enough reuse: the reads of one anchor iteration (the group's loads
                     // in each statement times its instances) per element of the box.
                     let reads_per_tile: f64 = per_tile.unwrap_or_else(|| {
@@ -463,10 +462,14 @@ unsafe fn promote_band(
                     let staged = row_bytes >= 32
                         && 2.0 * reads_per_tile >= elements
                         && loads.iter().any(|l| uncoalesced(*l, x));
-                    // An array the kernel writes is staged, not copied for reuse.
-                    let reused = reused && !written && reads_per_tile >= min_reuse * elements;
+                    let reused = reused && reads_per_tile >= min_reuse * elements;
                     if !reused && !staged && !seed {
                         break 'decide Err("no reuse and no uncoalesced access");
+                    }
+                    if written
+                        && !copy_holds(s, &inside, (writes, schedule), (&dom_in, &acc), &loads)?
+                    {
+                        break 'decide Err("the tile writes an element before reading it");
                     }
                     let bytes = sizes.iter().product::<i64>() * element_bytes(t) as i64;
                     if bytes > budget {
