@@ -90,6 +90,7 @@
 
 use super::map_to_gpu::{band_ops, tiled_kernels};
 use super::share::{self, c_name};
+use super::transfers::stores_to;
 use crate::analysis::coalescing::{element_bytes, thread_order, uncoalesced};
 use crate::analysis::import::{access_of, import_scop, within, Scop};
 use crate::analysis::isl_ctx::{isl_context, read_union_map, read_union_set};
@@ -349,11 +350,7 @@ unsafe fn promote_band(
                     }
                     match op_name(user).as_str() {
                         "affine.load" => loads.push(user),
-                        "affine.store" | "memref.store"
-                            if mlirOperationGetOperand(user, 1).ptr == value.ptr =>
-                        {
-                            stored = true
-                        }
+                        "affine.store" | "memref.store" if stores_to(user, *value) => stored = true,
                         _ => other = true,
                     }
                 }
@@ -600,17 +597,15 @@ unsafe fn reads_first(
     stored: &mut bool,
 ) -> bool {
     unsafe {
-        let name = op_name(op);
-        if matches!(name.as_str(), "affine.store" | "memref.store")
-            && mlirOperationGetOperand(op, 1).ptr == array.ptr
-        {
+        if stores_to(op, array) {
             *stored = true;
             return !in_loop;
         }
         if loads.iter().any(|l| l.ptr == op.ptr) && *stored {
             return false;
         }
-        let in_loop = in_loop || matches!(name.as_str(), "scf.for" | "scf.while" | "affine.for");
+        let in_loop =
+            in_loop || matches!(op_name(op).as_str(), "scf.for" | "scf.while" | "affine.for");
         children(op)
             .into_iter()
             .all(|c| reads_first(c, array, loads, in_loop, stored))
@@ -620,15 +615,9 @@ unsafe fn reads_first(
 /// Whether an operation in `kernel` outside `anchor` writes `m`.
 unsafe fn writes_outside(kernel: MlirOperation, anchor: MlirOperation, m: MlirValue) -> bool {
     unsafe {
-        crate::mlir::uses(m).into_iter().any(|(user, _)| {
-            within(user, kernel)
-                && !within(user, anchor)
-                && matches!(
-                    op_name(user).as_str(),
-                    "affine.store" | "memref.store" | "tgpu.tile_copy"
-                )
-                && mlirOperationGetOperand(user, 1).ptr == m.ptr
-        })
+        crate::mlir::uses(m)
+            .into_iter()
+            .any(|(user, _)| within(user, kernel) && !within(user, anchor) && stores_to(user, m))
     }
 }
 

@@ -214,16 +214,19 @@ pub(crate) unsafe fn release(
 /// # Safety
 /// `op` is a live operation.
 pub(crate) unsafe fn writes(op: MlirOperation, m: MlirValue) -> bool {
+    unsafe { stores_to(op, m) || children(op).into_iter().any(|c| writes(c, m)) }
+}
+
+/// Whether `op` itself stores to `m` (a store, or a `tgpu.tile_copy` to `m`).
+///
+/// # Safety
+/// `op` is a live operation.
+pub(crate) unsafe fn stores_to(op: MlirOperation, m: MlirValue) -> bool {
     unsafe {
-        let n = op_name(op);
-        if matches!(
-            n.as_str(),
+        matches!(
+            op_name(op).as_str(),
             "affine.store" | "memref.store" | "tgpu.tile_copy"
         ) && mlirOperationGetOperand(op, 1).ptr == m.ptr
-        {
-            return true;
-        }
-        children(op).into_iter().any(|c| writes(c, m))
     }
 }
 
