@@ -39,8 +39,22 @@
 //! `j - i` in place of `j` in its body. Its bounds then depend on thread x, and the
 //! rewrite above makes them the block's: each step reads a column of the block's rows.
 //!
-//! Each thread runs the same iterations as before in the same order (the guard skips
-//! the others), so no dependence is at stake. Outer loops are rewritten first, so that
+//! A coarsened loop whose start thread x's bounds clip, `for %j = max(%u, %i + 1) +
+//! %ty to min(...) step %b` (`i` on thread x: correlation's mirror `corr[j][i] =
+//! corr[i][j]` for `j > i`), starts in a tile on the diagonal at a row of each lane's
+//! own, so a warp's stores of `corr[j][i]` walk a diagonal. It is versioned: where no
+//! thread of the block is clipped (the block's greatest thread-x operand of the start
+//! at most the greatest uniform one, likewise for the end), the loop as it is; else
+//! the loop from the uniform operands' bounds, `max(%u) + %ty` by `%b`, its body under
+//! the thread's own bounds. This deals a row's points out among threads y afresh. The
+//! points are coincident (the loop is a thread-mapped band member), so only the
+//! thread's own state ties a point to its thread: the rewrite requires that the body
+//! use no buffer of the thread's and no value from thread y from outside, that no loop
+//! of the kernel enclose it, and that every other access in the kernel to a buffer it
+//! writes (or write to one it reads) lie across a `gpu.barrier` from it.
+//!
+//! Otherwise each thread runs the same iterations as before in the same order (the
+//! guard skips the others), so no dependence is at stake. Outer loops are rewritten first, so that
 //! an inner loop's bounds on an outer counter become uniform too.
 //!
 //! Precondition: kernels are `gpu.launch` bodies (after `tessel-map-to-gpu`).
@@ -59,8 +73,11 @@
 //! }
 //! ```
 
-use super::promote_registers::{defined_inside, launch_operand, linear, linear_text, Linear};
-use crate::mlir::{block_ops, body, children, instantiate, iv, op_name, string_ref};
+use super::promote_registers::{
+    defined_inside, known_inside, launch_operand, linear, linear_text, may_alias, nested, root,
+    Linear,
+};
+use crate::mlir::{block_ops, body, children, instantiate, iv, op_name, string_ref, within};
 use crate::registry::Options;
 use mlir_sys::*;
 
@@ -76,6 +93,7 @@ pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
                     Kind::Range(bounds) => rewrite(launch, l, bounds)?,
                     Kind::Coarsened(d, lo) => rewrite_coarsened(launch, l, d, &lo)?,
                     Kind::Skewed(shift) => unskew(launch, l, &shift)?,
+                    Kind::Clipped(clip) => rewrite_clipped(launch, l, &clip)?,
                 }
             }
         }
@@ -94,6 +112,20 @@ enum Kind {
     /// + j]`, `i` on thread x): counted from the shift on, so that its bounds depend on
     /// thread x instead, and made uniform next.
     Skewed(Linear),
+    /// A coarsened loop of thread `d` whose tile thread x's own bounds clip (`for %j =
+    /// max(%u, %i + 1) + %ty`): from the uniform terms of its bounds (`max(%u)`, the
+    /// tile's first point), the thread's own bounds as a guard.
+    Clipped(Clip),
+}
+
+/// A clipped loop ([`clipped`]): its thread dimension, the uniform operands of its
+/// bounds' `maxsi` and `minsi` trees, and the forms of those along thread x.
+struct Clip {
+    d: usize,
+    lo: Vec<MlirValue>,
+    hi: Vec<MlirValue>,
+    lo_x: Vec<Linear>,
+    hi_x: Vec<Linear>,
 }
 
 /// A loop's lower and upper bound as [`Linear`] forms over the launch.
@@ -109,6 +141,7 @@ unsafe fn next(launch: MlirOperation) -> Option<(MlirOperation, Kind)> {
                 .map(Kind::Skewed)
                 .or_else(|| candidate(launch, l).map(Kind::Range))
                 .or_else(|| coarsened(launch, l).map(|(d, lo)| Kind::Coarsened(d, lo)))
+                .or_else(|| clipped(launch, l).map(Kind::Clipped))
                 .map(|k| (l, k))
         })
     }
@@ -330,12 +363,7 @@ unsafe fn coarsened(launch: MlirOperation, l: MlirOperation) -> Option<(usize, L
         if ub.threads != [0; 3] || (0..3).any(|k| k != d && lb.threads[k] != 0) {
             return None;
         }
-        // The block's extent, inside the launch or outside.
-        let step = mlirOperationGetOperand(l, 2);
-        let inside = mlirBlockGetArgument(body(launch), 9 + d as isize);
-        if !mlirValueEqual(step, inside)
-            && !mlirValueEqual(step, launch_operand(launch, 3 + d as isize))
-        {
+        if !steps_by_block(launch, l, d) {
             return None;
         }
         let guard = guard_after_arithmetic(l)?;
@@ -347,6 +375,337 @@ unsafe fn coarsened(launch: MlirOperation, l: MlirOperation) -> Option<(usize, L
             accesses.iter().any(|a| row_access(*a, launch, iv(*c)).1)
         });
         rows.then_some((d, lb))
+    }
+}
+
+/// Whether loop `l` steps by the block's extent along thread dimension `d` (the
+/// launch's value, inside it or outside).
+unsafe fn steps_by_block(launch: MlirOperation, l: MlirOperation, d: usize) -> bool {
+    unsafe {
+        let step = mlirOperationGetOperand(l, 2);
+        let inside = mlirBlockGetArgument(body(launch), 9 + d as isize);
+        mlirValueEqual(step, inside) || mlirValueEqual(step, launch_operand(launch, 3 + d as isize))
+    }
+}
+
+/// The operands of the `op` (`arith.maxsi` or `arith.minsi`) tree that computes `v`:
+/// `[v]` where another operation computes it.
+unsafe fn leaves(v: MlirValue, op: &str, out: &mut Vec<MlirValue>) {
+    unsafe {
+        if mlirValueIsAOpResult(v) && op_name(mlirOpResultGetOwner(v)) == op {
+            let def = mlirOpResultGetOwner(v);
+            leaves(mlirOperationGetOperand(def, 0), op, out);
+            leaves(mlirOperationGetOperand(def, 1), op, out);
+        } else {
+            out.push(v);
+        }
+    }
+}
+
+/// Whether `l` is a coarsened loop of thread `d` (1 or 2) whose tile the bounds of
+/// thread x clip, `for %j = max(%u, %i + 1) + %ty to min(...) step %b` (correlation's
+/// mirror `corr[j][i] = corr[i][j]` for `j > i`, `i` on thread x: in a tile on the
+/// diagonal, each lane starts at a row of its own), with an access along thread x
+/// whose rows the counter chooses (a diagonal of the lanes' rows, where the row is
+/// one). Every operand of the bounds' `maxsi` and `minsi` trees is affine in thread x
+/// and uniform values, at least one of each bound is uniform and at least one depends
+/// on thread x.
+unsafe fn clipped(launch: MlirOperation, l: MlirOperation) -> Option<Clip> {
+    unsafe {
+        if crate::mlir::has_attr(l, UNIFORM)
+            || !crate::mlir::has_attr(l, super::ilp_unroll::COARSENED)
+            || mlirOperationGetNumResults(l) > 0
+            || holds_barrier(l)
+        {
+            return None;
+        }
+        let d = (1..3).find(|d| steps_by_block(launch, l, *d))?;
+        let start = clipped_start(launch, l, d)?;
+        let (mut lo, mut hi) = (Vec::new(), Vec::new());
+        leaves(start, "arith.maxsi", &mut lo);
+        leaves(mlirOperationGetOperand(l, 1), "arith.minsi", &mut hi);
+        // The uniform operands, and the forms of the others.
+        let split = |terms: Vec<MlirValue>| -> Option<(Vec<MlirValue>, Vec<Linear>)> {
+            let (mut uniform, mut by_x) = (Vec::new(), Vec::new());
+            for v in terms {
+                let f = linear(v, launch, 0)?;
+                if f.threads[1..] != [0, 0] {
+                    return None;
+                }
+                if f.threads[0] == 0 {
+                    uniform.push(v);
+                } else {
+                    by_x.push(f);
+                }
+            }
+            (!uniform.is_empty()).then_some((uniform, by_x))
+        };
+        let ((lo, lo_x), (hi, hi_x)) = (split(lo)?, split(hi)?);
+        if lo_x.is_empty() && hi_x.is_empty() {
+            return None;
+        }
+        let counter = iv(l);
+        let mut accesses = Vec::new();
+        accesses_in(l, &mut accesses);
+        (accesses.iter().any(|a| row_access(*a, launch, counter).0)
+            && redistributable(launch, l, d))
+        .then_some(Clip {
+            d,
+            lo,
+            hi,
+            lo_x,
+            hi_x,
+        })
+    }
+}
+
+/// Whether the points of loop `l` (of thread `d`) may change threads along `d`, as
+/// [`rewrite_clipped`] deals a row's points out from the tile's first point rather than
+/// from the thread's own. The loop's points are coincident (thread-mapped), so none
+/// needs another; what ties a point to its thread is the thread's own state and the
+/// other statements of the kernel that a same-point dependence lets run without a
+/// barrier. So: nothing in the body is the thread's own (no buffer of the thread's
+/// from outside it, no value from outside computed from thread `d` or a buffer of the
+/// thread's), no loop of the launch encloses `l`, and every other access of the launch
+/// to a buffer `l` writes, and every other write to one it reads, lies across a
+/// `gpu.barrier` from it.
+unsafe fn redistributable(launch: MlirOperation, l: MlirOperation, d: usize) -> bool {
+    unsafe {
+        let mut p = mlirOperationGetParentOperation(l);
+        while p.ptr != launch.ptr {
+            let loop_ = [
+                "scf.for",
+                "scf.while",
+                "scf.parallel",
+                "affine.for",
+                "affine.parallel",
+            ];
+            if p.ptr.is_null() || loop_.contains(&op_name(p).as_str()) {
+                return false;
+            }
+            p = mlirOperationGetParentOperation(p);
+        }
+        let Some(inside) = known_inside(l) else {
+            return false;
+        };
+        let thread = mlirBlockGetArgument(body(launch), 3 + d as isize);
+        // The buffers the body uses from outside, and whether it writes each.
+        let mut used: Vec<(MlirValue, bool)> = Vec::new();
+        for o in &inside {
+            for k in 0..mlirOperationGetNumOperands(*o) {
+                let v = mlirOperationGetOperand(*o, k);
+                if defined_inside(v, l) {
+                    continue;
+                }
+                if !mlirTypeIsAMemRef(mlirValueGetType(v)) {
+                    if !thread_free(v, thread, 0) {
+                        return false;
+                    }
+                    continue;
+                }
+                match op_name(*o).as_str() {
+                    _ if private(v) => return false,
+                    "memref.load" => used.push((v, false)),
+                    "memref.store" => used.push((v, true)),
+                    _ => return false,
+                }
+            }
+        }
+        let mut all = Vec::new();
+        nested(launch, &mut all);
+        all.into_iter()
+            .filter(|o| !within(*o, l) && !within(l, *o))
+            .all(|o| {
+                let name = op_name(o);
+                (0..mlirOperationGetNumOperands(o)).all(|k| {
+                    let m = mlirOperationGetOperand(o, k);
+                    if !mlirTypeIsAMemRef(mlirValueGetType(m)) {
+                        return true;
+                    }
+                    let reads = name == "memref.load" || (name == "tgpu.tile_copy" && k == 0);
+                    let conflict = used
+                        .iter()
+                        .any(|(u, w)| (*w || !reads) && may_alias(root(*u), root(m)));
+                    !conflict || across_barrier(o, l)
+                })
+            })
+    }
+}
+
+/// Whether `v` (used in a loop, defined outside it) is the same in every thread along
+/// the dimension of `thread`: computed by arithmetic from values other than `thread`,
+/// or loaded from a buffer no thread owns.
+unsafe fn thread_free(v: MlirValue, thread: MlirValue, depth: u32) -> bool {
+    unsafe {
+        if mlirValueEqual(v, thread) || depth > 64 {
+            return false;
+        }
+        if !mlirValueIsAOpResult(v) {
+            return true;
+        }
+        let def = mlirOpResultGetOwner(v);
+        let n = op_name(def);
+        let pure = ["arith.", "index.", "math."]
+            .iter()
+            .any(|p| n.starts_with(p));
+        let load = n == "memref.load" && !private(mlirOperationGetOperand(def, 0));
+        let dims = ["gpu.block_id", "gpu.block_dim", "gpu.grid_dim"];
+        (pure || load || dims.contains(&n.as_str()))
+            && (0..mlirOperationGetNumOperands(def)).all(|k| {
+                let o = mlirOperationGetOperand(def, k);
+                mlirTypeIsAMemRef(mlirValueGetType(o)) || thread_free(o, thread, depth + 1)
+            })
+    }
+}
+
+/// Whether a `gpu.barrier` stands between operations `a` and `b` (neither inside the
+/// other) in the block that holds them or their ancestors.
+unsafe fn across_barrier(a: MlirOperation, b: MlirOperation) -> bool {
+    unsafe {
+        let mut chain = Vec::new();
+        let mut p = b;
+        while !p.ptr.is_null() {
+            chain.push(p);
+            p = mlirOperationGetParentOperation(p);
+        }
+        let mut x = a;
+        while !x.ptr.is_null() {
+            let block = mlirOperationGetBlock(x);
+            if let Some(y) = chain
+                .iter()
+                .find(|y| mlirBlockEqual(mlirOperationGetBlock(**y), block))
+            {
+                // Scan from each toward the other.
+                for (from, to) in [(x, *y), (*y, x)] {
+                    let mut barrier = false;
+                    let mut o = mlirOperationGetNextInBlock(from);
+                    while !o.ptr.is_null() {
+                        if o.ptr == to.ptr {
+                            return barrier;
+                        }
+                        barrier |= op_name(o) == "gpu.barrier";
+                        o = mlirOperationGetNextInBlock(o);
+                    }
+                }
+                return false;
+            }
+            x = mlirOperationGetParentOperation(x);
+        }
+        false
+    }
+}
+
+/// The start `%s` of coarsened loop `l` of thread `d` whose lower bound is `%s + t_d`.
+unsafe fn clipped_start(launch: MlirOperation, l: MlirOperation, d: usize) -> Option<MlirValue> {
+    unsafe {
+        let lb = mlirOperationGetOperand(l, 0);
+        if !mlirValueIsAOpResult(lb) || op_name(mlirOpResultGetOwner(lb)) != "arith.addi" {
+            return None;
+        }
+        let add = mlirOpResultGetOwner(lb);
+        let thread = mlirBlockGetArgument(body(launch), 3 + d as isize);
+        match (
+            mlirOperationGetOperand(add, 0),
+            mlirOperationGetOperand(add, 1),
+        ) {
+            (a, t) | (t, a) if mlirValueEqual(t, thread) => Some(a),
+            _ => None,
+        }
+    }
+}
+
+/// Versions clipped loop `l` ([`clipped`]): where no thread of the block is clipped
+/// (every thread-x operand of the lower bound at most the uniform ones' greatest, of
+/// the upper bound at least their least: a tile off the diagonal), the loop as it is;
+/// else the loop from the uniform operands' greatest plus the thread's own, to their
+/// least, by the block's extent, its body under the thread's own bounds.
+unsafe fn rewrite_clipped(launch: MlirOperation, l: MlirOperation, c: &Clip) -> Result<(), String> {
+    unsafe {
+        let fold = |op: &str, name: &str, n: usize, first: usize| -> String {
+            let mut t = format!("  %{name}0 = arith.addi %v{first}, %zero : index\n");
+            for k in 1..n {
+                t += &format!(
+                    "  %{name}{k} = arith.{op} %{name}{}, %v{} : index\n",
+                    k - 1,
+                    first + k
+                );
+            }
+            t
+        };
+        let mut atoms: Vec<usize> = c
+            .lo_x
+            .iter()
+            .chain(&c.hi_x)
+            .flat_map(|f| f.atoms.iter().map(|x| x.0))
+            .collect();
+        atoms.sort_unstable();
+        atoms.dedup();
+        let (nl, nh) = (c.lo.len(), c.hi.len());
+        // The block's extremes of the thread-x operands against the uniform bounds.
+        let mut full = String::from("  %ok = arith.constant true\n");
+        let mut last = "ok".to_string();
+        let forms = c
+            .lo_x
+            .iter()
+            .map(|f| (f, f.threads[0].max(0), "sle", nl - 1, "u"));
+        let forms = forms.chain(
+            c.hi_x
+                .iter()
+                .map(|f| (f, f.threads[0].min(0), "sge", nh - 1, "w")),
+        );
+        for (k, (f, extra, cmp, n, bound)) in forms.enumerate() {
+            full += &uniform_text(f, extra, &atoms, &format!("x{k}"));
+            full += &format!(
+                "  %c{k} = arith.cmpi {cmp}, %x{k}, %{bound}{n} : index\n  %ok{k} = arith.andi %{last}, %c{k} : i1\n"
+            );
+            last = format!("ok{k}");
+        }
+        let args: Vec<String> = (0..nl + nh)
+            .map(|k| format!(", %v{k}: index"))
+            .chain((0..atoms.len()).map(|k| format!(", %a{k}: index")))
+            .collect();
+        let text = format!(
+            "func.func @bounds(%t: index, %bdx: index{}) -> (index, index) {{\n  %zero = arith.constant 0 : index\n  %one = arith.constant 1 : index\n  %last = arith.subi %bdx, %one : index\n{}{}  %lo = arith.addi %u{}, %t : index\n{}  scf.if %{last} {{\n  }} else {{\n  }}\n  return %lo, %w{} : index, index\n}}",
+            args.concat(),
+            fold("maxsi", "u", nl, 0),
+            fold("minsi", "w", nh, nl),
+            nl - 1,
+            full,
+            nh - 1,
+        );
+        let thread = mlirBlockGetArgument(body(launch), 3 + c.d as isize);
+        let bdx = mlirBlockGetArgument(body(launch), 9);
+        let values: Vec<MlirValue> = [thread, bdx]
+            .into_iter()
+            .chain(c.lo.iter().chain(&c.hi).copied())
+            .chain(atoms.iter().map(|p| MlirValue {
+                ptr: *p as *const _,
+            }))
+            .collect();
+        let start = clipped_start(launch, l, c.d).ok_or("a clipped loop without its start")?;
+        let ub = mlirOperationGetOperand(l, 1);
+        let (new, made) = instantiate(l, &text, &values)?;
+        let loc = mlirOperationGetLocation(l);
+        let mut versions = None;
+        for o in made {
+            mlirOperationSetLocation(o, loc);
+            if op_name(o) == "scf.if" {
+                versions = Some(o);
+            }
+        }
+        let versions = versions.ok_or("the versions' scf.if was not built")?;
+        let ctx = mlirOperationGetContext(l);
+        // No thread clipped: the loop as it is.
+        let same = mlirOperationClone(l);
+        mlirOperationSetAttributeByName(same, string_ref(UNIFORM), mlirUnitAttrGet(ctx));
+        let then_block = body(versions);
+        mlirBlockInsertOwnedOperationBefore(then_block, mlirBlockGetTerminator(then_block), same);
+        // Else: the block's bounds, the thread's own as a guard.
+        let else_block = mlirRegionGetFirstBlock(mlirOperationGetRegion(versions, 1));
+        mlirOperationMoveBefore(l, mlirBlockGetTerminator(else_block));
+        mlirOperationSetOperand(l, 0, new[0]);
+        mlirOperationSetOperand(l, 1, new[1]);
+        guard_body(l, start, ub)
     }
 }
 
@@ -491,7 +850,15 @@ unsafe fn rewrite(
         }
         mlirOperationSetOperand(l, 0, new[0]);
         mlirOperationSetOperand(l, 1, new[1]);
-        // The guard: the thread's own bounds, around the body.
+        guard_body(l, lb, ub)
+    }
+}
+
+/// Puts the body of loop `l` under a guard `lb <= counter < ub` (the thread's own
+/// bounds) and marks `l` uniform.
+unsafe fn guard_body(l: MlirOperation, lb: MlirValue, ub: MlirValue) -> Result<(), String> {
+    unsafe {
+        let loc = mlirOperationGetLocation(l);
         let inner = body(l);
         let ops = block_ops(inner);
         let Some((_, rest)) = ops.split_last() else {
