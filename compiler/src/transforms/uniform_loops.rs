@@ -343,6 +343,17 @@ unsafe fn unskew(launch: MlirOperation, l: MlirOperation, shift: &Linear) -> Res
     }
 }
 
+/// Whether `l` is a coarsened loop (`tessel.coarsened`) not yet uniform, with no
+/// results and no barrier.
+unsafe fn open_coarsened(l: MlirOperation) -> bool {
+    unsafe {
+        !crate::mlir::has_attr(l, UNIFORM)
+            && crate::mlir::has_attr(l, super::ilp_unroll::COARSENED)
+            && mlirOperationGetNumResults(l) == 0
+            && !holds_barrier(l)
+    }
+}
+
 /// Whether `l` is a coarsened loop to rewrite (`for %i = %lo + %t to %hi step %b`,
 /// thread `t` of y or z taking every `b`-th point, `b` the block's extent), with the
 /// thread's dimension and `%lo`: one whose body is pure index arithmetic and then the
@@ -350,11 +361,7 @@ unsafe fn unskew(launch: MlirOperation, l: MlirOperation, shift: &Linear) -> Res
 /// reduction for tessel-stage-rows (syrk's `A[j][k]` along `k`, `j` on thread x).
 unsafe fn coarsened(launch: MlirOperation, l: MlirOperation) -> Option<(usize, Linear)> {
     unsafe {
-        if crate::mlir::has_attr(l, UNIFORM)
-            || !crate::mlir::has_attr(l, super::ilp_unroll::COARSENED)
-            || mlirOperationGetNumResults(l) > 0
-            || holds_barrier(l)
-        {
+        if !open_coarsened(l) {
             return None;
         }
         let lb = linear(mlirOperationGetOperand(l, 0), launch, 0)?;
@@ -412,11 +419,7 @@ unsafe fn leaves(v: MlirValue, op: &str, out: &mut Vec<MlirValue>) {
 /// on thread x.
 unsafe fn clipped(launch: MlirOperation, l: MlirOperation) -> Option<Clip> {
     unsafe {
-        if crate::mlir::has_attr(l, UNIFORM)
-            || !crate::mlir::has_attr(l, super::ilp_unroll::COARSENED)
-            || mlirOperationGetNumResults(l) > 0
-            || holds_barrier(l)
-        {
+        if !open_coarsened(l) {
             return None;
         }
         let d = (1..3).find(|d| steps_by_block(launch, l, *d))?;
@@ -684,16 +687,8 @@ unsafe fn rewrite_clipped(launch: MlirOperation, l: MlirOperation, c: &Clip) -> 
             .collect();
         let start = clipped_start(launch, l, c.d).ok_or("a clipped loop without its start")?;
         let ub = mlirOperationGetOperand(l, 1);
-        let (new, made) = instantiate(l, &text, &values)?;
         let loc = mlirOperationGetLocation(l);
-        let mut versions = None;
-        for o in made {
-            mlirOperationSetLocation(o, loc);
-            if op_name(o) == "scf.if" {
-                versions = Some(o);
-            }
-        }
-        let versions = versions.ok_or("the versions' scf.if was not built")?;
+        let (new, versions) = instantiate_if(l, loc, &text, &values)?;
         let ctx = mlirOperationGetContext(l);
         // No thread clipped: the loop as it is.
         let same = mlirOperationClone(l);
@@ -854,6 +849,27 @@ unsafe fn rewrite(
     }
 }
 
+/// [`instantiate`]s `text` before `at`, its operations at `loc`: the values it returns
+/// and the `scf.if` it builds.
+unsafe fn instantiate_if(
+    at: MlirOperation,
+    loc: MlirLocation,
+    text: &str,
+    values: &[MlirValue],
+) -> Result<(Vec<MlirValue>, MlirOperation), String> {
+    unsafe {
+        let (new, made) = instantiate(at, text, values)?;
+        let mut when = None;
+        for o in made {
+            mlirOperationSetLocation(o, loc);
+            if op_name(o) == "scf.if" {
+                when = Some(o);
+            }
+        }
+        Ok((new, when.ok_or("an scf.if of the rewrite was not built")?))
+    }
+}
+
 /// Puts the body of loop `l` under a guard `lb <= counter < ub` (the thread's own
 /// bounds) and marks `l` uniform.
 unsafe fn guard_body(l: MlirOperation, lb: MlirValue, ub: MlirValue) -> Result<(), String> {
@@ -875,15 +891,7 @@ unsafe fn guard_body(l: MlirOperation, lb: MlirValue, ub: MlirValue) -> Result<(
   }
   return
 }";
-        let (_, made) = instantiate(first, guard, &[iv(l), lb, ub])?;
-        let mut when = None;
-        for o in made {
-            mlirOperationSetLocation(o, loc);
-            if op_name(o) == "scf.if" {
-                when = Some(o);
-            }
-        }
-        let when = when.ok_or("the guard's scf.if was not built")?;
+        let (_, when) = instantiate_if(first, loc, guard, &[iv(l), lb, ub])?;
         let then_yield = mlirBlockGetTerminator(body(when));
         for o in rest {
             mlirOperationMoveBefore(*o, then_yield);
