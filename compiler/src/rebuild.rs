@@ -16,7 +16,8 @@
 //! The new operations are built in a block of their own and swapped in only when the
 //! whole AST was rebuilt.
 
-use crate::analysis::import::{within, Scop};
+use crate::analysis::import::Scop;
+use crate::mlir::within;
 use crate::mlir::{op_name, string_ref};
 use isl_rs::{ASTExpr, ASTExprOpType, ASTExprType, ASTNode};
 use mlir_sys::*;

@@ -27,7 +27,7 @@
 //! number (`arg2`).
 
 use super::isl_ctx::{isl_context, read_union_map};
-use crate::mlir::op_name as name;
+use crate::mlir::{op_name as name, within};
 use mlir_sys::*;
 
 /// The model, in isl notation (parsed and simplified by isl, so equal models print
@@ -137,17 +137,6 @@ unsafe fn operands(op: MlirOperation) -> Vec<MlirValue> {
 
 unsafe fn attr(op: MlirOperation, n: &str) -> MlirAttribute {
     unsafe { mlirOperationGetAttributeByName(op, crate::mlir::string_ref(n)) }
-}
-
-/// Whether `op` is `ancestor` or nested in it.
-pub(crate) unsafe fn within(mut op: MlirOperation, ancestor: MlirOperation) -> bool {
-    while !op.ptr.is_null() {
-        if op.ptr == ancestor.ptr {
-            return true;
-        }
-        op = unsafe { mlirOperationGetParentOperation(op) };
-    }
-    false
 }
 
 thread_local! {

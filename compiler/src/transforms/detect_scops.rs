@@ -189,7 +189,7 @@ unsafe fn wrap(block: MlirBlock, run: &[MlirOperation]) {
                 && mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetResult(op, 0))) == 0
                 && crate::mlir::uses(mlirOperationGetResult(op, 0))
                     .iter()
-                    .all(|(user, _)| crate::analysis::import::within(*user, scop));
+                    .all(|(user, _)| crate::mlir::within(*user, scop));
             if local && !crate::mlir::uses(mlirOperationGetResult(op, 0)).is_empty() {
                 mlirOperationRemoveFromParent(op);
                 mlirBlockInsertOwnedOperation(body, 0, op);

@@ -90,7 +90,7 @@ pub(crate) unsafe fn outside(v: MlirValue, op: MlirOperation) -> bool {
         } else {
             mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v))
         };
-        !crate::analysis::import::within(def, op) || def.ptr == op.ptr
+        !crate::mlir::within(def, op) || def.ptr == op.ptr
     }
 }
 
@@ -128,7 +128,7 @@ unsafe fn copies(launch: MlirOperation) -> Result<(), String> {
             }
             let d = device_copy(launch, m, Fill::Copy, None)?;
             for (owner, k) in uses(m) {
-                if crate::analysis::import::within(owner, launch) {
+                if crate::mlir::within(owner, launch) {
                     mlirOperationSetOperand(owner, k, d);
                 }
             }

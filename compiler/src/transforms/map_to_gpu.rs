@@ -438,7 +438,7 @@ unsafe fn shared_in_blocks(scop: MlirOperation, actions: &[Action]) -> Result<()
     tiled(actions, &mut kernels);
     let mut found = Vec::new();
     unsafe { shared_ops(scop, &mut found) };
-    use crate::analysis::import::within;
+    use crate::mlir::within;
     for o in found {
         let ok = kernels.iter().any(|(tiles, points)| unsafe {
             within(o, tiles[tiles.len() - 1]) && !points.iter().any(|p| within(o, *p))
@@ -851,7 +851,7 @@ unsafe fn shifting(p: MlirOperation, within: MlirOperation, mapped: &[MlirValue]
             }
             let owner = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
             matches!(op_name(owner).as_str(), "affine.for" | "scf.for")
-                && crate::analysis::import::within(owner, within)
+                && crate::mlir::within(owner, within)
         })
     }
 }
@@ -1275,7 +1275,7 @@ impl Privacy {
             .stmts
             .iter()
             .filter(|(_, first, _, scalar)| unsafe {
-                use crate::analysis::import::within;
+                use crate::mlir::within;
                 within(*first, l) && (*scalar || within(*first, deepest))
             })
             .collect();
@@ -1334,7 +1334,7 @@ unsafe fn private_copies(outer: MlirOperation, moved: MlirOperation, private: &[
             mlirBlockInsertOwnedOperation(b, 0, copy);
             let mine = mlirOperationGetResult(copy, 0);
             for (user, k) in crate::mlir::uses(*v) {
-                if crate::analysis::import::within(user, outer) {
+                if crate::mlir::within(user, outer) {
                     mlirOperationSetOperand(user, k, mine);
                 }
             }
@@ -1377,7 +1377,7 @@ unsafe fn static_array<'s>(
                 false => mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(*v)),
             };
             mlirTypeIsAIndex(mlirValueGetType(*v))
-                && (!crate::analysis::import::within(def, scop) || def.ptr == scop.ptr)
+                && (!crate::mlir::within(def, scop) || def.ptr == scop.ptr)
         });
         let shape: Vec<i64> = (0..mlirShapedTypeGetRank(t))
             .map(|k| mlirShapedTypeGetDimSize(t, k as isize))
@@ -1445,7 +1445,7 @@ unsafe fn arrays(scop: MlirOperation) -> Vec<MlirValue> {
                     mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v))
                 }
             };
-            if !unsafe { crate::analysis::import::within(def, scop) } || def.ptr == scop.ptr {
+            if !unsafe { crate::mlir::within(def, scop) } || def.ptr == scop.ptr {
                 out.push(v);
             }
         }
@@ -1472,7 +1472,7 @@ unsafe fn scratch(m: MlirValue, scop: MlirOperation) -> bool {
         matches!(op_name(def).as_str(), "memref.alloc" | "memref.alloca")
             && mlirOperationGetBlock(def).ptr == mlirOperationGetBlock(scop).ptr
             && crate::mlir::uses(m).iter().all(|(user, _)| {
-                crate::analysis::import::within(*user, scop) || op_name(*user) == "memref.dealloc"
+                crate::mlir::within(*user, scop) || op_name(*user) == "memref.dealloc"
             })
     }
 }
@@ -1537,7 +1537,7 @@ unsafe fn map_scop(scop: MlirOperation, names: &mut Names) -> Result<(), String>
             };
             let d = super::transfers::device_copy(scop, m, fill, len)?;
             for (owner, k) in crate::mlir::uses(m) {
-                if crate::analysis::import::within(owner, scop) {
+                if crate::mlir::within(owner, scop) {
                     mlirOperationSetOperand(owner, k, d);
                 }
             }

@@ -6,8 +6,9 @@
 //! statement would otherwise read, in the model, the previous instance's write).
 
 use crate::analysis::import::local_scalar;
-use crate::analysis::import::{within, Scop};
+use crate::analysis::import::Scop;
 use crate::analysis::isl_ctx::{isl_context, read_union_map, read_union_set};
+use crate::mlir::within;
 use crate::mlir::{block_ops, blocks, children, op_name};
 use mlir_sys::*;
 
