@@ -54,8 +54,8 @@
 //! writes (or write to one it reads) lie across a `gpu.barrier` from it.
 //!
 //! Otherwise each thread runs the same iterations as before in the same order (the
-//! guard skips the others), so no dependence is at stake. Outer loops are rewritten first, so that
-//! an inner loop's bounds on an outer counter become uniform too.
+//! guard skips the others), so no dependence is at stake. Outer loops are rewritten
+//! first, so that an inner loop's bounds on an outer counter become uniform too.
 //!
 //! Precondition: kernels are `gpu.launch` bodies (after `tessel-map-to-gpu`).
 //! Spec: paper 004 sec. 3 (coalescing, warps' lanes on consecutive elements); paper
