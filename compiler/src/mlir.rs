@@ -804,6 +804,15 @@ pub(crate) unsafe fn outermost_named(op: MlirOperation, name: &str) -> Vec<MlirO
     out
 }
 
+/// The names of the loop operations of the dialects Tessel meets.
+pub(crate) const LOOPS: [&str; 5] = [
+    "scf.for",
+    "scf.while",
+    "scf.parallel",
+    "affine.for",
+    "affine.parallel",
+];
+
 /// The loop nests of host code under `op` that launch nothing: what a pipeline left of
 /// the scops to run on the host, which sim and profilers do not time. Device code
 /// (`gpu.module`, `gpu.launch` bodies) is not looked into; a host loop around launches
@@ -812,13 +821,6 @@ pub(crate) unsafe fn outermost_named(op: MlirOperation, name: &str) -> Vec<MlirO
 /// # Safety
 /// `op` is a live operation.
 pub unsafe fn host_loop_nests(op: MlirOperation) -> usize {
-    const LOOPS: [&str; 5] = [
-        "scf.for",
-        "scf.while",
-        "scf.parallel",
-        "affine.for",
-        "affine.parallel",
-    ];
     unsafe fn launches(op: MlirOperation) -> bool {
         let n = unsafe { op_name(op) };
         n == "gpu.launch"

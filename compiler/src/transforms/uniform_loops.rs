@@ -476,14 +476,7 @@ unsafe fn redistributable(launch: MlirOperation, l: MlirOperation, d: usize) -> 
     unsafe {
         let mut p = mlirOperationGetParentOperation(l);
         while p.ptr != launch.ptr {
-            let loop_ = [
-                "scf.for",
-                "scf.while",
-                "scf.parallel",
-                "affine.for",
-                "affine.parallel",
-            ];
-            if p.ptr.is_null() || loop_.contains(&op_name(p).as_str()) {
+            if p.ptr.is_null() || crate::mlir::LOOPS.contains(&op_name(p).as_str()) {
                 return false;
             }
             p = mlirOperationGetParentOperation(p);
