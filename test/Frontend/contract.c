@@ -35,8 +35,11 @@ void f(int n, double A[n], double B[n], double C[n], float X[n], double Y[n]) {
 // PTX: fma.rn.f64
 // PTX: mul.rn.f64
 // PTX: sub.rn.f64
+// X[i] * X[i] + 1.0: the float product is converted before the double sum, so it is
+// not fused; with the constant in the kernel, LLVM narrows the double sum of a float
+// and 1.0 rounded to float to the float sum (the same value: double has the bits).
 // PTX: mul.rn.f32
-// PTX: add.rn.f64
+// PTX-NEXT: add.rn.f32 %{{.*}}, %{{.*}}, 0f3F800000
 // PTX: neg.f64
 // PTX-NEXT: fma.rn.f64
 

@@ -139,6 +139,96 @@ func.func @apart(%n: index) {
   return
 }
 
+// A body of 67 operations that cse makes 3 (the same element's index and load 33
+// times, as the passes before leave a jammed loop's copies): its size is judged after
+// cse, so it is unrolled by 8 (counted as written, it would not be unrolled at all).
+// CHECK-LABEL: func.func @duplicates(
+// CHECK: %[[U:.*]] = arith.constant 8 : index
+// CHECK: arith.remsi %{{.*}}, %[[U]] : index
+// CHECK: scf.for %{{.*}} step %[[U]] iter_args
+func.func @duplicates(%A: memref<4x17xi32>, %Y: memref<4xi32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %z = arith.constant 0 : i32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %s = scf.for %k = %c0 to %n step %c1 iter_args(%a = %z) -> (i32) {
+      %k0 = arith.addi %k, %c1 : index
+      %v0 = memref.load %A[%tx, %k0] : memref<4x17xi32>
+      %k1 = arith.addi %k, %c1 : index
+      %v1 = memref.load %A[%tx, %k1] : memref<4x17xi32>
+      %k2 = arith.addi %k, %c1 : index
+      %v2 = memref.load %A[%tx, %k2] : memref<4x17xi32>
+      %k3 = arith.addi %k, %c1 : index
+      %v3 = memref.load %A[%tx, %k3] : memref<4x17xi32>
+      %k4 = arith.addi %k, %c1 : index
+      %v4 = memref.load %A[%tx, %k4] : memref<4x17xi32>
+      %k5 = arith.addi %k, %c1 : index
+      %v5 = memref.load %A[%tx, %k5] : memref<4x17xi32>
+      %k6 = arith.addi %k, %c1 : index
+      %v6 = memref.load %A[%tx, %k6] : memref<4x17xi32>
+      %k7 = arith.addi %k, %c1 : index
+      %v7 = memref.load %A[%tx, %k7] : memref<4x17xi32>
+      %k8 = arith.addi %k, %c1 : index
+      %v8 = memref.load %A[%tx, %k8] : memref<4x17xi32>
+      %k9 = arith.addi %k, %c1 : index
+      %v9 = memref.load %A[%tx, %k9] : memref<4x17xi32>
+      %k10 = arith.addi %k, %c1 : index
+      %v10 = memref.load %A[%tx, %k10] : memref<4x17xi32>
+      %k11 = arith.addi %k, %c1 : index
+      %v11 = memref.load %A[%tx, %k11] : memref<4x17xi32>
+      %k12 = arith.addi %k, %c1 : index
+      %v12 = memref.load %A[%tx, %k12] : memref<4x17xi32>
+      %k13 = arith.addi %k, %c1 : index
+      %v13 = memref.load %A[%tx, %k13] : memref<4x17xi32>
+      %k14 = arith.addi %k, %c1 : index
+      %v14 = memref.load %A[%tx, %k14] : memref<4x17xi32>
+      %k15 = arith.addi %k, %c1 : index
+      %v15 = memref.load %A[%tx, %k15] : memref<4x17xi32>
+      %k16 = arith.addi %k, %c1 : index
+      %v16 = memref.load %A[%tx, %k16] : memref<4x17xi32>
+      %k17 = arith.addi %k, %c1 : index
+      %v17 = memref.load %A[%tx, %k17] : memref<4x17xi32>
+      %k18 = arith.addi %k, %c1 : index
+      %v18 = memref.load %A[%tx, %k18] : memref<4x17xi32>
+      %k19 = arith.addi %k, %c1 : index
+      %v19 = memref.load %A[%tx, %k19] : memref<4x17xi32>
+      %k20 = arith.addi %k, %c1 : index
+      %v20 = memref.load %A[%tx, %k20] : memref<4x17xi32>
+      %k21 = arith.addi %k, %c1 : index
+      %v21 = memref.load %A[%tx, %k21] : memref<4x17xi32>
+      %k22 = arith.addi %k, %c1 : index
+      %v22 = memref.load %A[%tx, %k22] : memref<4x17xi32>
+      %k23 = arith.addi %k, %c1 : index
+      %v23 = memref.load %A[%tx, %k23] : memref<4x17xi32>
+      %k24 = arith.addi %k, %c1 : index
+      %v24 = memref.load %A[%tx, %k24] : memref<4x17xi32>
+      %k25 = arith.addi %k, %c1 : index
+      %v25 = memref.load %A[%tx, %k25] : memref<4x17xi32>
+      %k26 = arith.addi %k, %c1 : index
+      %v26 = memref.load %A[%tx, %k26] : memref<4x17xi32>
+      %k27 = arith.addi %k, %c1 : index
+      %v27 = memref.load %A[%tx, %k27] : memref<4x17xi32>
+      %k28 = arith.addi %k, %c1 : index
+      %v28 = memref.load %A[%tx, %k28] : memref<4x17xi32>
+      %k29 = arith.addi %k, %c1 : index
+      %v29 = memref.load %A[%tx, %k29] : memref<4x17xi32>
+      %k30 = arith.addi %k, %c1 : index
+      %v30 = memref.load %A[%tx, %k30] : memref<4x17xi32>
+      %k31 = arith.addi %k, %c1 : index
+      %v31 = memref.load %A[%tx, %k31] : memref<4x17xi32>
+      %k32 = arith.addi %k, %c1 : index
+      %v32 = memref.load %A[%tx, %k32] : memref<4x17xi32>
+      %t = arith.addi %a, %v32 : i32
+      scf.yield %t : i32
+    }
+    memref.store %s, %Y[%tx] : memref<4xi32>
+    gpu.terminator
+  }
+  return
+}
+
 // Not unrolled: a loop with a barrier, a loop of step 2, a loop without loads.
 // CHECK-LABEL: func.func @kept(
 // CHECK-NOT: arith.remsi

@@ -9,8 +9,10 @@
 // The copy-in's stores: shared index (column, row) of the tile's (row, column).
 // CHECK-LABEL: func.func @main(
 // CHECK: gpu.launch
-// The thread's column of the tile, and the loop over its rows.
-// CHECK: %[[L1:.*]] = arith.remui %{{.*}}, %{{.*}} : index
+// The thread's column of the tile (thread x: the block has 4 threads along x, the
+// rows 4 elements), and the loop over its rows.
+// CHECK: %[[TX:.*]] = gpu.thread_id x
+// CHECK: %[[L1:.*]] = arith.addi %[[TX]], %{{.*}} : index
 // CHECK: scf.for %[[L0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK: memref.store %{{.*}}, %{{.*}}[%[[L1]], %[[L0]]] : memref<4x6xi32, #gpu.address_space<workgroup>>
 

@@ -10,6 +10,13 @@
 //! extent this pass cannot bound. The attribute is NVVM's; the AMD lowering's default
 //! maximum workgroup size (1024) already bounds its registers.
 //!
+//! The kernel's own ids learn the same: a block size that is one constant at every
+//! launch (a block of 32 threads along x whose y extent is chosen at launch) becomes
+//! that constant, and the other sizes and the thread ids get the largest size as their
+//! `upper_bound`, so that `int-range-optimizations` and `canonicalize` fold the index
+//! arithmetic built on them (upstream's `known_block_size` does this for a block
+//! constant in all three dimensions).
+//!
 //! Precondition: kernels outlined (`gpu.launch_func`); part of the device preparation
 //! that heads the lowering pipelines. Spec: ARCHITECTURE.md "IR at each step", step 8
 //! (conversion passes); CUDA's `__launch_bounds__` says the same.
@@ -19,10 +26,13 @@
 //! gpu.launch_func @tessel_kernels::@k blocks in (...) threads in (%c32, %y, %c1) ...
 //! gpu.func @k(...) kernel { ... }
 //! // =>
-//! gpu.func @k(...) kernel attributes {nvvm.maxntid = array<i32: 32, 32, 1>} { ... }
+//! gpu.func @k(...) kernel attributes {nvvm.maxntid = array<i32: 32, 32, 1>} {
+//!   %bx = arith.constant 32 : index          // was gpu.block_dim x
+//!   %ty = gpu.thread_id y upper_bound 32
+//!   ...
 //! ```
 
-use crate::mlir::{children, from_string_ref, op_name, string_ref};
+use crate::mlir::{children, from_string_ref, instantiate, op_name, print_attr, string_ref};
 use crate::registry::Options;
 use mlir_sys::*;
 use std::collections::HashMap;
@@ -34,10 +44,10 @@ pub const EXTENT_FN: &str = "tessel_block_extent";
 pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
     // SAFETY: the pass manager gives a live operation that this pass alone changes.
     unsafe {
-        // The largest block of each kernel (module, function) over all its launches;
-        // `None` once a launch cannot be bounded.
-        let mut bounds: HashMap<(String, String), Option<[i64; 3]>> = HashMap::new();
-        launches(op, &mut bounds);
+        // The least and the largest block of each kernel (module, function) over all its
+        // launches; `None` once a launch cannot be bounded.
+        let mut ranges: HashMap<(String, String), Option<[(i64, i64); 3]>> = HashMap::new();
+        launches(op, &mut ranges);
         for c in children(op) {
             if op_name(c) != "gpu.module" {
                 continue;
@@ -45,7 +55,7 @@ pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
             let module = symbol(c);
             for f in children(c) {
                 let key = (module.clone(), symbol(f));
-                let Some(Some(b)) = bounds.get(&key) else {
+                let Some(Some(r)) = ranges.get(&key) else {
                     continue;
                 };
                 let known = mlirOperationGetAttributeByName(f, string_ref("known_block_size"));
@@ -53,13 +63,68 @@ pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
                     continue;
                 }
                 let ctx = mlirOperationGetContext(f);
-                let v = b.map(|x| x as i32);
+                let v = r.map(|(_, most)| most as i32);
                 let attr = mlirDenseI32ArrayGet(ctx, 3, v.as_ptr());
                 mlirOperationSetAttributeByName(f, string_ref("nvvm.maxntid"), attr);
+                bound_ids(f, r)?;
             }
         }
     }
     Ok(())
+}
+
+/// Tells the thread ids and block sizes of kernel `f` what its launches give them
+/// (`ranges`, each dimension's least and largest size): a block size the same
+/// constant at every launch becomes that constant, and the others, with the thread ids,
+/// get the largest size as `upper_bound`, so that `int-range-optimizations` and
+/// `canonicalize` fold the index arithmetic built on them (a tile copy's
+/// `(tz * by + ty) * bx + tx`, a guard `tx < 32` a block of 32 threads always meets).
+unsafe fn bound_ids(f: MlirOperation, ranges: &[(i64, i64); 3]) -> Result<(), String> {
+    unsafe {
+        let mut ids = Vec::new();
+        collect_ids(f, &mut ids);
+        let ctx = mlirOperationGetContext(f);
+        let index = mlirIndexTypeGet(ctx);
+        for op in ids {
+            let dim = print_attr(mlirOperationGetAttributeByName(op, string_ref("dimension")));
+            let Some(d) = ["x", "y", "z"]
+                .iter()
+                .position(|n| dim == format!("#gpu<dim {n}>"))
+            else {
+                return Err(format!("internal: {} with dimension {dim}", op_name(op)));
+            };
+            let (least, most) = ranges[d];
+            let size = op_name(op) == "gpu.block_dim";
+            if size && least == most {
+                let text = format!(
+                    "func.func @size() -> index {{\n  %c = arith.constant {most} : index\n  return %c : index\n}}"
+                );
+                let (c, made) = instantiate(op, &text, &[])?;
+                for o in made {
+                    mlirOperationSetLocation(o, mlirOperationGetLocation(op));
+                }
+                mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), c[0]);
+                mlirOperationDestroy(op);
+                continue;
+            }
+            // A block size is at most its bound; a thread id is below it.
+            let bound = mlirIntegerAttrGet(index, most);
+            mlirOperationSetAttributeByName(op, string_ref("upper_bound"), bound);
+        }
+        Ok(())
+    }
+}
+
+/// The `gpu.block_dim` and `gpu.thread_id` operations nested in `op`.
+unsafe fn collect_ids(op: MlirOperation, out: &mut Vec<MlirOperation>) {
+    unsafe {
+        for c in children(op) {
+            match op_name(c).as_str() {
+                "gpu.block_dim" | "gpu.thread_id" => out.push(c),
+                _ => collect_ids(c, out),
+            }
+        }
+    }
 }
 
 /// The `sym_name` of `op` (empty where it has none).
@@ -73,8 +138,11 @@ pub(crate) unsafe fn symbol(op: MlirOperation) -> String {
     }
 }
 
-/// Records the block bound of every host `gpu.launch_func` under `op`.
-unsafe fn launches(op: MlirOperation, bounds: &mut HashMap<(String, String), Option<[i64; 3]>>) {
+/// Records the block sizes of every host `gpu.launch_func` under `op`.
+unsafe fn launches(
+    op: MlirOperation,
+    ranges: &mut HashMap<(String, String), Option<[(i64, i64); 3]>>,
+) {
     unsafe {
         for c in children(op) {
             match op_name(c).as_str() {
@@ -91,23 +159,19 @@ unsafe fn launches(op: MlirOperation, bounds: &mut HashMap<(String, String), Opt
                             mlirSymbolRefAttrGetNestedReference(kernel, 0),
                         )),
                     );
-                    let b = block_bound(c);
-                    let entry = bounds.entry(key).or_insert(b);
-                    *entry = match (*entry, b) {
-                        (Some(x), Some(y)) => Some([0, 1, 2].map(|d| x[d].max(y[d]))),
+                    let r = block_range(c);
+                    let entry = ranges.entry(key).or_insert(r);
+                    *entry = match (*entry, r) {
+                        (Some(x), Some(y)) => {
+                            Some([0, 1, 2].map(|d| (x[d].0.min(y[d].0), x[d].1.max(y[d].1))))
+                        }
                         _ => None,
                     };
                 }
-                _ => launches(c, bounds),
+                _ => launches(c, ranges),
             }
         }
     }
-}
-
-/// The largest block `launch` may have: each block size a constant or an extent from
-/// [`EXTENT_FN`] with a constant maximum.
-unsafe fn block_bound(launch: MlirOperation) -> Option<[i64; 3]> {
-    unsafe { block_range(launch) }.map(|r| r.map(|(_, most)| most))
 }
 
 /// The least and the largest size of each dimension of the block of `launch` (a

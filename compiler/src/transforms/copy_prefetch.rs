@@ -393,7 +393,7 @@ impl Candidate {
                 ("%src", src_type),
                 self.copy.order,
                 self.per_thread,
-                self.copy.rows
+                (self.copy.rows, self.copy.block_x)
             )
         )
     }

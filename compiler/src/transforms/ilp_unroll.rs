@@ -36,11 +36,11 @@
 //! reduction, such as matrix-vector's `j` or gemm's jammed `k`, or a thread's
 //! recurrence, such as adi's sweeps): an innermost `scf.for` of step 1 whose body loads
 //! and holds no loop or barrier is unrolled by 8, 4 or 2 (the most that keeps the
-//! copies within 128 operations) over the largest multiple of that many iterations, the
-//! loop as it was running the rest ([`unroll_sequential`]); in the unrolled body each
-//! load (with its index arithmetic) goes before the stores ahead of it that may not
-//! write its array ([`hoist_loads`]), so that the loads of several iterations are in
-//! flight together. This keeps the order of the iterations, so it is legal for any
+//! copies within 128 operations, as `cse` leaves them) over the largest multiple of
+//! that many iterations, the loop as it was running the rest ([`unroll_sequential`]);
+//! in the unrolled body each load (with its index arithmetic) goes before the stores
+//! ahead of it that may not write its array ([`hoist_loads`]), so that the loads of
+//! several iterations are in flight together. This keeps the order of the iterations, so it is legal for any
 //! loop.
 //!
 //! Legality: the loop is a point loop mapped to threads, coincident (no dependence
@@ -922,10 +922,65 @@ unsafe fn sequential(op: MlirOperation, in_kernel: bool, out: &mut Vec<MlirOpera
     }
 }
 
+/// The operations of `l`'s body (and their regions, but its terminator) as the device
+/// preparation's `cse` leaves them: operations without regions that compute the same
+/// from the same values (name, attributes and operands, the operands up to such merges)
+/// count once. The passes before leave copies that `cse` merges (gemm's jammed k loop
+/// reads each element of A once per column of the register tile: 71 operations, 26
+/// after `cse`), and the unrolled copies' size is what the kernel runs.
+unsafe fn distinct_size(l: MlirOperation) -> usize {
+    unsafe {
+        let mut all = Vec::new();
+        super::promote_registers::nested(l, &mut all);
+        let terminator = mlirBlockGetTerminator(body(l));
+        // The class of each value computed in the body (a number), and of each
+        // mergeable operation: its name, attributes and its operands' classes (values
+        // from outside by themselves).
+        let mut class: HashMap<usize, usize> = HashMap::new();
+        let mut classes: HashMap<String, usize> = HashMap::new();
+        let mut size = 0;
+        for o in all {
+            if o.ptr == terminator.ptr {
+                continue;
+            }
+            let results = mlirOperationGetNumResults(o);
+            let mut key = op_name(o);
+            for k in 0..mlirOperationGetNumOperands(o) {
+                let v = mlirOperationGetOperand(o, k);
+                match class.get(&(v.ptr as usize)) {
+                    Some(c) => key += &format!(" c{c}"),
+                    None => key += &format!(" {:?}", v.ptr),
+                }
+            }
+            for k in 0..mlirOperationGetNumAttributes(o) {
+                let a = mlirOperationGetAttribute(o, k);
+                key += &format!(" {}", crate::mlir::print_attr(a.attribute));
+            }
+            let fresh = classes.len();
+            let id = match mlirOperationGetNumRegions(o) == 0 && results > 0 {
+                true => *classes.entry(key).or_insert(fresh),
+                false => {
+                    classes.insert(format!("{:?}", o.ptr), fresh);
+                    fresh
+                }
+            };
+            if id == fresh {
+                size += 1;
+            }
+            for k in 0..results {
+                let r = mlirOperationGetResult(o, k);
+                // Results of one class apart by their position.
+                class.insert(r.ptr as usize, id * 64 + (k as usize).min(63));
+            }
+        }
+        size
+    }
+}
+
 /// Unrolls a sequential loop `l` of a kernel ([`sequential`]) by `U` (8, 4 or 2, the
-/// most whose copies stay within [`MAX_UNROLLED_OPS`]) over the largest multiple of
-/// `U` iterations, so that the loads of `U` iterations are in flight together; the
-/// loop as it was runs the remaining ones (fewer than `U`):
+/// most whose copies stay within [`MAX_UNROLLED_OPS`] by [`distinct_size`]) over the
+/// largest multiple of `U` iterations, so that the loads of `U` iterations are in
+/// flight together; the loop as it was runs the remaining ones (fewer than `U`):
 ///
 /// ```mlir
 /// %r = scf.for %k = %lo to %hi step %c1 iter_args(%a = %init) -> (f32) { B(%k, %a) }
@@ -950,9 +1005,7 @@ unsafe fn unroll_sequential(l: MlirOperation) -> Result<(), String> {
             .collect();
         // The operations each copy holds: those of the body and their regions, but the
         // loop's own terminator.
-        let mut all = Vec::new();
-        super::promote_registers::nested(l, &mut all);
-        let size = all.len().saturating_sub(1).max(1);
+        let size = distinct_size(l).max(1);
         let Some(factor) = [8usize, 4, 2]
             .into_iter()
             .find(|u| u * size <= MAX_UNROLLED_OPS)

@@ -145,6 +145,8 @@ pub(super) struct Copy {
     /// (`tile[r - 1]`) threads ([`row_steps`]): each thread keeps one column and steps
     /// over rows, with no division per element.
     pub rows: bool,
+    /// The block's size along x where it is the same at every launch.
+    pub block_x: Option<i64>,
 }
 
 impl Copy {
@@ -204,6 +206,9 @@ impl Copy {
                 ));
             };
             let rows = fold.is_none() && row_steps(launch_of(op), &tile);
+            let block_x = launch_of(op)
+                .and_then(|l| super::bound_blocks::block_range(l))
+                .and_then(|r| (r[0].0 == r[0].1).then_some(r[0].0));
             Ok(Copy {
                 operands,
                 tile,
@@ -216,6 +221,7 @@ impl Copy {
                 zero,
                 shared_src,
                 rows,
+                block_x,
             })
         }
     }
@@ -308,13 +314,16 @@ pub(super) const MAX_EVEN_UNROLL: i64 = 8;
 /// (extent of the `global` memref), and the constants of the interleaved row order.
 /// The copy's loop counts `%efirst` to `%eend` by `%estride` per element (`%estep`
 /// per step): elements (`%first`, `%total`, `%threads`), or with `rows`
-/// ([`row_steps`]) the rows of the tile, the thread's column being `%col`.
+/// ([`row_steps`]) the rows of the tile, the thread's column being `%col`; where the
+/// block's size along x (`block_x`, constant) is a multiple of the row length `W`, these
+/// come from the thread ids without dividing the linear id (`%col = tx mod W`, `tx`
+/// itself for `W` threads along x), which the kernel's later simplification cannot see.
 pub(super) fn preamble(
     tile: &[i64],
     (global, global_type): (&str, &str),
     (g, rows_apart): (i64, i64),
     unroll: i64,
-    rows: bool,
+    (rows, block_x): (bool, Option<i64>),
 ) -> String {
     let r = tile.len();
     let total: i64 = tile.iter().product();
@@ -344,8 +353,37 @@ pub(super) fn preamble(
             tile[k]
         );
     }
-    t += &match rows {
-        true => format!(
+    let width = tile[r - 1];
+    t += &match (rows, block_x) {
+        (true, Some(bx)) if width > 0 && bx % width == 0 => {
+            // Row length W threads along x: the column is tx, the first row ty + tz * by.
+            let (col, txq) = match bx == width {
+                true => (
+                    "arith.addi %tx, %k0".to_string(),
+                    "arith.addi %k0, %k0".to_string(),
+                ),
+                false => (
+                    format!("arith.remui %tx, %t{}", r - 1),
+                    format!("arith.divui %tx, %t{}", r - 1),
+                ),
+            };
+            format!(
+                "  %col = {col} : index
+  %wz = arith.muli %tz, %by : index
+  %wy = arith.addi %wz, %ty : index
+  %wper = arith.constant {} : index
+  %wrow = arith.muli %wy, %wper : index
+  %txq = {txq} : index
+  %efirst = arith.addi %wrow, %txq : index
+  %estride = arith.divui %threads, %t{l} : index
+  %eend = arith.constant {} : index
+",
+                bx / width,
+                total / width,
+                l = r - 1
+            )
+        }
+        (true, _) => format!(
             "  %col = arith.remui %first, %t{l} : index
   %efirst = arith.divui %first, %t{l} : index
   %estride = arith.divui %threads, %t{l} : index
@@ -354,7 +392,7 @@ pub(super) fn preamble(
             total / tile[r - 1],
             l = r - 1
         ),
-        false => "  %efirst = arith.addi %first, %k0 : index
+        (false, _) => "  %efirst = arith.addi %first, %k0 : index
   %estride = arith.addi %threads, %k0 : index
   %eend = arith.addi %total, %k0 : index
 "
@@ -388,7 +426,13 @@ fn copy_template(c: &Copy, unroll: i64) -> String {
     let mut t = format!(
         "func.func @copy(%src: {src_type}, %dst: {dst_type}, {}) {{\n{}",
         offsets.join(", "),
-        preamble(tile, (global, global_type), (g, rows_apart), unroll, c.rows)
+        preamble(
+            tile,
+            (global, global_type),
+            (g, rows_apart),
+            unroll,
+            (c.rows, c.block_x)
+        )
     );
     // The interior fast path: a box wholly inside the global memref (every tile but
     // the boundary ones) needs no guard on any element.
