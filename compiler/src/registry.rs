@@ -139,7 +139,7 @@ macro_rules! device_outline {
 }
 macro_rules! device_lower {
     () => {
-        "func.func(gpu-async-region), lower-affine, tessel-contract, gpu.module(gpu.func(canonicalize, int-range-optimizations, canonicalize, cse, loop-invariant-code-motion, canonicalize, cse)), convert-scf-to-cf, gpu.module(gpu.func(mem2reg)), tessel-scope-launches"
+        "func.func(gpu-async-region), lower-affine, tessel-contract, gpu.module(gpu.func(canonicalize, int-range-optimizations, canonicalize)), tessel-hoist-offsets, gpu.module(gpu.func(cse, loop-invariant-code-motion, canonicalize, cse)), convert-scf-to-cf, gpu.module(gpu.func(mem2reg)), tessel-scope-launches"
     };
 }
 /// The part of both lowerings that keeps the gpu dialect: outlined kernels with `cf`
@@ -533,6 +533,16 @@ pub const PASSES: &[PassInfo] = &[
         kind: PassKind::Rust {
             anchor: "",
             run: crate::transforms::contract::run,
+        },
+    },
+    PassInfo {
+        name: "tessel-hoist-offsets",
+        summary: "Move the constant terms of the kernels' index sums (gpu.func, gpu.launch) outward, (x + c) + y to (x + y) + c and (x + c) - y to (x - y) + c, so that cse shares the variable part of sums that differ by a constant (an unrolled loop's copies, a stencil's neighbours); index arithmetic is modular, the rebuilt operations carry no overflow flags (part of the device preparation)",
+        options: &[],
+        example: "%k1 = arith.addi %k, %c1 : index; %r = arith.subi %k1, %o : index  =>  %t = arith.subi %k, %o : index; %r = arith.addi %t, %c1 : index",
+        kind: PassKind::Rust {
+            anchor: "",
+            run: crate::transforms::hoist_offsets::run,
         },
     },
     PassInfo {

@@ -9,6 +9,7 @@ mod copy_prefetch;
 pub mod detect_scops;
 pub mod expand_scalars;
 pub mod forward_stores;
+pub mod hoist_offsets;
 pub mod ilp_unroll;
 pub mod inline_scops;
 pub mod launch_copies;
