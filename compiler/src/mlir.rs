@@ -932,6 +932,30 @@ pub(crate) unsafe fn harmless_arith(op: MlirOperation) -> bool {
     )
 }
 
+/// The operands of the `arith.addi` or `arith.subi` that computes `v`, and whether it
+/// subtracts, where one does.
+///
+/// # Safety
+/// `v` is a live value.
+pub(crate) unsafe fn add_or_sub(v: MlirValue) -> Option<(bool, MlirValue, MlirValue)> {
+    unsafe {
+        if !mlirValueIsAOpResult(v) {
+            return None;
+        }
+        let def = mlirOpResultGetOwner(v);
+        let sub = match op_name(def).as_str() {
+            "arith.addi" => false,
+            "arith.subi" => true,
+            _ => return None,
+        };
+        Some((
+            sub,
+            mlirOperationGetOperand(def, 0),
+            mlirOperationGetOperand(def, 1),
+        ))
+    }
+}
+
 /// The integer constant `v` is (an `arith.constant`), where it is one.
 pub(crate) unsafe fn constant_value(v: MlirValue) -> Option<i64> {
     unsafe {

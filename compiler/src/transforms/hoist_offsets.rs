@@ -31,7 +31,7 @@
 //! %r1 = arith.addi %t, %c1 : index
 //! ```
 
-use crate::mlir::{block_ops, blocks, constant_value, op_name, string_ref};
+use crate::mlir::{add_or_sub, block_ops, blocks, constant_value, op_name, string_ref};
 use crate::registry::Options;
 use mlir_sys::*;
 
@@ -70,28 +70,11 @@ unsafe fn visit(op: MlirOperation, in_kernel: bool) -> bool {
 /// constant), where it is one.
 unsafe fn offset(v: MlirValue) -> Option<(MlirValue, i64)> {
     unsafe {
-        if !mlirValueIsAOpResult(v) {
-            return None;
-        }
-        let def = mlirOpResultGetOwner(v);
-        let name = op_name(def);
-        if name != "arith.addi" && name != "arith.subi" {
-            return None;
-        }
-        let (a, b) = (
-            mlirOperationGetOperand(def, 0),
-            mlirOperationGetOperand(def, 1),
-        );
-        match name.as_str() {
-            "arith.addi" => match (constant_value(a), constant_value(b)) {
-                (None, Some(c)) => Some((a, c)),
-                (Some(c), None) => Some((b, c)),
-                _ => None,
-            },
-            "arith.subi" => match (constant_value(a), constant_value(b)) {
-                (None, Some(c)) => Some((a, c.checked_neg()?)),
-                _ => None,
-            },
+        let (sub, a, b) = add_or_sub(v)?;
+        match (sub, constant_value(a), constant_value(b)) {
+            (false, None, Some(c)) => Some((a, c)),
+            (false, Some(c), None) => Some((b, c)),
+            (true, None, Some(c)) => Some((a, c.checked_neg()?)),
             _ => None,
         }
     }

@@ -224,19 +224,11 @@ unsafe fn offset(
         if v.ptr == counter.ptr {
             return Some(Linear::constant(0));
         }
-        if depth > 64 || !mlirValueIsAOpResult(v) {
+        if depth > 64 {
             return None;
         }
-        let def = mlirOpResultGetOwner(v);
-        let name = op_name(def);
-        if name != "arith.addi" && name != "arith.subi" {
-            return None;
-        }
-        let (a, b) = (
-            mlirOperationGetOperand(def, 0),
-            mlirOperationGetOperand(def, 1),
-        );
-        let sign = if name == "arith.addi" { 1 } else { -1 };
+        let (sub, a, b) = crate::mlir::add_or_sub(v)?;
+        let sign = if sub { -1 } else { 1 };
         match (depends_on(a, counter, 0), depends_on(b, counter, 0)) {
             (true, false) => {
                 offset(a, counter, launch, depth + 1)?.add(&linear(b, launch, 0)?, sign)
