@@ -21,14 +21,15 @@
 // threads are a multiple of the tile's rows of 4: each thread keeps one column and
 // steps over rows, 8 / 4 = 2 rows apart, no division per element. The block's 4
 // threads along x are the row's length: the column is thread x, the first row thread
-// y (+ z times the block's y size).
+// y (+ z times the block's y size), the rows apart the block's y and z sizes.
 // CHECK: %[[C3:.*]] = arith.constant 3 : index
 // CHECK: %[[COL:.*]] = arith.addi %[[TX]], %{{.*}} : index
 // CHECK-NEXT: %[[WZ:.*]] = arith.muli %[[TZ]], %[[BY]] : index
 // CHECK-NEXT: %[[WY:.*]] = arith.addi %[[WZ]], %[[TY]] : index
 // CHECK: %[[TXQ:.*]] = arith.addi %{{.*}}, %{{.*}} : index
 // CHECK-NEXT: %[[ROW:.*]] = arith.addi %{{.*}}, %[[TXQ]] : index
-// CHECK-NEXT: %[[APART:.*]] = arith.divui %[[THREADS]], %[[W:.*]] : index
+// CHECK-NEXT: %[[YZ:.*]] = arith.muli %[[BY]], %[[BZ]] : index
+// CHECK-NEXT: %[[APART:.*]] = arith.muli %[[YZ]], %{{.*}} : index
 // CHECK-NEXT: %[[ROWS:.*]] = arith.constant 5 : index
 // CHECK-NEXT: %[[STEP:.*]] = arith.muli %[[APART]], %[[C3]] : index
 // A tile whose box lies inside A (the first column of tiles) takes the fast path: no

@@ -356,7 +356,8 @@ pub(super) fn preamble(
     let width = tile[r - 1];
     t += &match (rows, block_x) {
         (true, Some(bx)) if width > 0 && bx % width == 0 => {
-            // Row length W threads along x: the column is tx, the first row ty + tz * by.
+            // Row length W threads along x: the column is tx, the first row ty + tz * by,
+            // the rows apart (bx / W) * by * bz (the block's threads over W).
             let (col, txq) = match bx == width {
                 true => (
                     "arith.addi %tx, %k0".to_string(),
@@ -375,12 +376,12 @@ pub(super) fn preamble(
   %wrow = arith.muli %wy, %wper : index
   %txq = {txq} : index
   %efirst = arith.addi %wrow, %txq : index
-  %estride = arith.divui %threads, %t{l} : index
+  %wyz = arith.muli %by, %bz : index
+  %estride = arith.muli %wyz, %wper : index
   %eend = arith.constant {} : index
 ",
                 bx / width,
                 total / width,
-                l = r - 1
             )
         }
         (true, _) => format!(
