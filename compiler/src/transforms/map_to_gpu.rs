@@ -27,9 +27,10 @@
 //!    along it: by the option's factor, or with `coarsen=auto` (the default) at launch,
 //!    where the runtime's `tessel_block_extent` keeps the extent, or a half or a
 //!    quarter of it, the smallest whose grid still fills the device with resident
-//!    threads ([`tessel_runtime::gpus::coarsened_extent`]); the point loop then steps
-//!    by that value (a big grid on a small GPU shares each block's setup among more
-//!    points, a small one keeps a thread per point); a scop's `tessel.coarsen = N`
+//!    threads, nine tenths of them at least
+//!    ([`tessel_runtime::gpus::coarsened_extent`]); the point loop then steps by that
+//!    value (a big grid on a small GPU shares each block's setup among more points, a
+//!    small one keeps a thread per point); a scop's `tessel.coarsen = N`
 //!    (`tessel-autotune`'s choice; 0 for auto) overrides the option. The coarsened
 //!    loop is marked `tessel.coarsened`; another point loop with several points per
 //!    thread (a tile wider than the block) `tessel.strided = F`, `F` the most points a
