@@ -329,9 +329,10 @@ pub fn coarsened_extent(capacity: u64, blocks: u64, threads: u64, extent: u64) -
 
 /// The share of a full wave (numerator, denominator) that a coarsened launch must keep:
 /// the setup 4 points per thread save outweighs a tenth of the GPU left idle. A 2-D
-/// Jacobi step of 1024x1024 on sim's h100 (1024 tiles of 32x32, 256K threads with 4
-/// points each, 95% of its 270K resident threads) ran 24.0 us a launch with 2 points
-/// per thread and 22.0 with 4, against 22.9 with a thread per point (naive).
+/// Jacobi of 1024x1024 on sim's h100 (bench/kernels/jacobi2d.c, 8 launches of 1024
+/// tiles of 32x32: 256K threads with 4 points each, 95% of its 270K resident threads)
+/// ran 48.0 us with 2 points per thread and 44.0 with 4, against 45.7 with a thread per
+/// point (naive).
 const WAVE_SHARE: (u64, u64) = (9, 10);
 
 #[cfg(test)]
