@@ -255,13 +255,13 @@ impl Host<'_> {
                         mlirOperationGetAttributeByName(op, string_ref("callee")),
                     ))
                 };
-                if callee == crate::transforms::bound_blocks::EXTENT_FN {
+                if callee == crate::transforms::bound_blocks::EXTENT_FN && ops.len() == 4 {
                     let (b, t, e) = (int(self, 0)?, int(self, 1)?, int(self, 2)?);
+                    let m = int(self, 3)?;
                     let capacity = self.gpu.sms as u64 * self.gpu.max_threads_per_sm as u64;
-                    let v = if b > 0 && t > 0 && e > 0 {
-                        tessel_runtime::gpus::coarsened_extent(
-                            capacity, b as u64, t as u64, e as u64,
-                        ) as i64
+                    let v = if b > 0 && t > 0 && e > 0 && m > 0 {
+                        let (b, t, e, m) = (b as u64, t as u64, e as u64, m as u64);
+                        tessel_runtime::gpus::coarsened_extent(capacity, b, t, e, m) as i64
                     } else {
                         e
                     };

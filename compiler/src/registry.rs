@@ -403,7 +403,7 @@ pub const PASSES: &[PassInfo] = &[
         name: "tessel-map-to-gpu",
         summary: "Map every tpoly.scop to host code and GPU kernels: coincident loops (from tessel-schedule) become gpu.launch, one thread per iteration (up to three nested ones in a 2-D or 3-D launch, thread x on the loop of highest coalescing priority, paper 003), or for tiled bands (tessel-tile) a block per tile and threads over its points; local scalars private to each thread; outer sequential loops stay on the host; arrays copied in where isl finds it needed, back when written",
         options: &[
-            PassOption { name: "coarsen", default: "auto", help: "points per thread along the outermost thread dimension of a tiled 2-D or 3-D kernel (its extent divided by this); auto: the runtime chooses at launch the extent, a half or a quarter, the smallest whose grid still fills the device (tessel_block_extent)" },
+            PassOption { name: "coarsen", default: "auto", help: "points per thread along the outermost thread dimension of a tiled 2-D or 3-D kernel (its extent divided by this); auto: the runtime chooses at launch the extent, a half or a quarter (or an eighth, where tessel-ilp-unroll runs 8 points side by side), the smallest whose grid still fills the device (tessel_block_extent)" },
         ],
         example: "tpoly.scop { affine.for %i = 0 to %n { S } {tpoly.coincident} }  =>  gpu.alloc, gpu.memcpy; gpu.launch blocks(...) in (ceil(n/256), 1, 1) threads(...) in (256, 1, 1) { scf.if (%x < %n) { S } }; gpu.memcpy back",
         kind: PassKind::Rust {
@@ -456,7 +456,7 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "tessel-ilp-unroll",
-        summary: "Unroll the point loop whose threads' extent is chosen at launch (tessel.coarsened) where every thread of a full tile has 4 (or 2) points: each thread takes consecutive points, each operation repeated for them side by side (instruction-level parallelism, paper 000 Algorithm 1), each point with its own copy of the loop's private buffers (array expansion), and the index arithmetic they share computed once, so that cse keeps one load of each element (register reuse, paper 002); and the sequential innermost loops of kernels (no loop or barrier inside) unrolled by 8, 4 or 2 over the largest multiple of that many iterations, each load moved before the stores ahead of it that may not write its array, the loop as it was for the rest",
+        summary: "Unroll the point loop whose threads' extent is chosen at launch (tessel.coarsened) where every thread of a full tile has 8, 4 or 2 points (8 where the runtime may give them: the launch's tessel_block_extent then allows 8): each thread takes consecutive points, each operation repeated for them side by side (instruction-level parallelism, paper 000 Algorithm 1), each point with its own copy of the loop's private buffers (array expansion), and the index arithmetic they share computed once, so that cse keeps one load of each element (register reuse, paper 002); and the sequential innermost loops of kernels (no loop or barrier inside) unrolled by 8, 4 or 2 over the largest multiple of that many iterations, each load moved before the stores ahead of it that may not write its array, the loop as it was for the rest",
         options: &[],
         example: "scf.for %p = %l to %hi step %b { S(%p) } {tessel.coarsened}  =>  scf.if (%hi - %lo == 4 * %b) { S(%p0), S(%p0 + 1), S(%p0 + 2), S(%p0 + 3) interleaved } else { scf.if (... 2 ...) { ... } else { the loop } }",
         kind: PassKind::Rust {

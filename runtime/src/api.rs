@@ -300,16 +300,18 @@ pub extern "C" fn mgpuMemHostRegisterMemRef(_rank: i64, _desc: *mut c_void, _ele
 pub extern "C" fn mgpuMemHostUnregisterMemRef(_rank: i64, _desc: *mut c_void, _elem: i64) {}
 
 /// The extent of a launch's outermost thread dimension that `tessel-map-to-gpu`
-/// (`coarsen=auto`) lets shrink: `extent`, or a half or a quarter of it where the
+/// (`coarsen=auto`) lets shrink: `extent`, or a half, a quarter or (where the kernel
+/// runs `most` = 8 points side by side, `tessel-ilp-unroll`) an eighth of it where the
 /// launch of `blocks` blocks of `threads` threads still fills the device
 /// ([`crate::gpus::coarsened_extent`]). Each thread then covers more points of its
 /// tile, which the kernel's point loops (stepping by the block's extent) allow.
 #[no_mangle]
-pub extern "C" fn tessel_block_extent(blocks: i64, threads: i64, extent: i64) -> i64 {
+pub extern "C" fn tessel_block_extent(blocks: i64, threads: i64, extent: i64, most: i64) -> i64 {
     let capacity = rt().device.resident_threads();
     match capacity {
-        Some(c) if blocks > 0 && threads > 0 && extent > 0 => {
-            crate::gpus::coarsened_extent(c, blocks as u64, threads as u64, extent as u64) as i64
+        Some(c) if blocks > 0 && threads > 0 && extent > 0 && most > 0 => {
+            let (b, t, e, m) = (blocks as u64, threads as u64, extent as u64, most as u64);
+            crate::gpus::coarsened_extent(c, b, t, e, m) as i64
         }
         _ => extent,
     }

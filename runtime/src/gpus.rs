@@ -308,17 +308,19 @@ impl Gpu {
 }
 
 /// Thread coarsening at launch (`tessel_block_extent`): the extent of a block's
-/// outermost thread dimension, `extent`, `extent / 2` or `extent / 4` (exact divisions
-/// only), the smallest that leaves the launch of `blocks` blocks, each of `threads`
-/// threads at the full extent, at least [`WAVE_SHARE`] of `capacity` threads: one
-/// full wave of resident threads on the GPU, nearly. Fewer threads, each covering 2 or
-/// 4 points of its tile, share the block's setup (the cooperative copies' index
-/// arithmetic, the tile's bounds) and leave room for more resident blocks; a launch too
-/// small to fill the GPU keeps a thread per point.
-pub fn coarsened_extent(capacity: u64, blocks: u64, threads: u64, extent: u64) -> u64 {
+/// outermost thread dimension, `extent` or `extent / f` for `f` of 8 (where the kernel
+/// runs that many points side by side: `most`), 4 or 2 (exact divisions only), the
+/// smallest that leaves the launch of `blocks` blocks, each of `threads` threads at the
+/// full extent, at least [`WAVE_SHARE`] of `capacity` threads: one full wave of
+/// resident threads on the GPU, nearly. Fewer threads, each covering 2 to 8 points of
+/// its tile, share the block's setup (the cooperative copies' index arithmetic, the
+/// tile's bounds) and the loads neighbouring points have in common, and leave room for
+/// more resident blocks; a launch too small to fill the GPU keeps a thread per point.
+pub fn coarsened_extent(capacity: u64, blocks: u64, threads: u64, extent: u64, most: u64) -> u64 {
     let (num, den) = WAVE_SHARE;
-    [4u64, 2]
+    [8u64, 4, 2]
         .into_iter()
+        .filter(|f| *f <= most)
         .find(|f| {
             extent % f == 0
                 && blocks.saturating_mul(threads / f).saturating_mul(den)
@@ -360,18 +362,25 @@ mod tests {
     fn coarsening_keeps_a_full_wave() {
         let cap = 8 * 2048; // gtx690
                             // 1024 tiles of 32x32 threads: a quarter of the threads still fill it.
-        assert_eq!(coarsened_extent(cap, 1024, 1024, 32), 8);
+        assert_eq!(coarsened_extent(cap, 1024, 1024, 32, 4), 8);
+        // ... and an eighth where the kernel runs 8 points side by side.
+        assert_eq!(coarsened_extent(cap, 1024, 1024, 32, 8), 4);
+        // 120 tiles: an eighth is 15360 threads, 94% of a wave: close enough.
+        assert_eq!(coarsened_extent(cap, 120, 1024, 32, 8), 4);
+        // 112 tiles: 14336 threads at an eighth, 88%: a quarter.
+        assert_eq!(coarsened_extent(cap, 112, 1024, 32, 8), 8);
         // 32 tiles: half of 32768 threads is exactly one wave.
-        assert_eq!(coarsened_extent(cap, 32, 1024, 32), 16);
+        assert_eq!(coarsened_extent(cap, 32, 1024, 32, 8), 16);
         // 8 tiles: too few to shrink.
-        assert_eq!(coarsened_extent(cap, 8, 1024, 32), 32);
+        assert_eq!(coarsened_extent(cap, 8, 1024, 32, 8), 32);
         // 60 tiles: a quarter is 15360 threads, 94% of a wave: close enough.
-        assert_eq!(coarsened_extent(cap, 60, 1024, 32), 8);
+        assert_eq!(coarsened_extent(cap, 60, 1024, 32, 4), 8);
         // 56 tiles: 14336 threads at a quarter, 88%: half the extent.
-        assert_eq!(coarsened_extent(cap, 56, 1024, 32), 16);
+        assert_eq!(coarsened_extent(cap, 56, 1024, 32, 4), 16);
         // Extents that do not divide keep their threads.
-        assert_eq!(coarsened_extent(cap, 1 << 20, 96, 3), 3);
-        assert_eq!(coarsened_extent(cap, 1 << 20, 192, 6), 3);
+        assert_eq!(coarsened_extent(cap, 1 << 20, 96, 3, 8), 3);
+        assert_eq!(coarsened_extent(cap, 1 << 20, 192, 6, 8), 3);
+        assert_eq!(coarsened_extent(cap, 1 << 20, 768, 12, 8), 3);
     }
 
     #[test]

@@ -29,18 +29,19 @@
 // CHECK: gpu.func @unbounded(%{{.*}}: memref<?xf32>) kernel {
 
 module attributes {gpu.container_module} {
-  func.func private @tessel_block_extent(index, index, index) -> index
+  func.func private @tessel_block_extent(index, index, index, index) -> index
   func.func @host(%a: memref<?xf32>, %n: index) {
     %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
     %c8 = arith.constant 8 : index
     %c16 = arith.constant 16 : index
     %c32 = arith.constant 32 : index
     %c64 = arith.constant 64 : index
     %c1024 = arith.constant 1024 : index
-    %y = func.call @tessel_block_extent(%n, %c1024, %c32) : (index, index, index) -> index
+    %y = func.call @tessel_block_extent(%n, %c1024, %c32, %c4) : (index, index, index, index) -> index
     gpu.launch_func @tessel_kernels::@coarse blocks in (%n, %c1, %c1) threads in (%c32, %y, %c1) args(%a : memref<?xf32>)
     gpu.launch_func @tessel_kernels::@coarse blocks in (%n, %c1, %c1) threads in (%c64, %c16, %c1) args(%a : memref<?xf32>)
-    %y16 = func.call @tessel_block_extent(%n, %c1024, %c16) : (index, index, index) -> index
+    %y16 = func.call @tessel_block_extent(%n, %c1024, %c16, %c8) : (index, index, index, index) -> index
     gpu.launch_func @tessel_kernels::@ids blocks in (%n, %c1, %c1) threads in (%c32, %y16, %c1) args(%a : memref<?xf32>)
     gpu.launch_func @tessel_kernels::@ids blocks in (%n, %c1, %c1) threads in (%c32, %c8, %c1) args(%a : memref<?xf32>)
     gpu.launch_func @tessel_kernels::@known blocks in (%n, %c1, %c1) threads in (%c32, %c8, %c1) args(%a : memref<?xf32>)

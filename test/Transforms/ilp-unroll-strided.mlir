@@ -7,18 +7,21 @@
 // A matrix product whose tiles are 64 columns wide (`sizes=32,64,32`) with 32 threads
 // along x: map-to-gpu gives thread x the columns x and x + 32 of its tile (a strided
 // point loop, `tessel.strided = 2`), and tessel-ilp-unroll runs the two side by side
-// where the thread has both, after the 4 rows per thread of the coarsened y loop: a
-// register tile of 4 x 2 elements of C per thread (paper 001 sec. 7.3). Each step of
-// the loop over k then reads 4 elements of A's box and 2 of B's for 8 products; the two
-// columns stay 32 apart, so a warp's loads of B and stores of C are still consecutive.
-// With 96 columns per tile (3 per thread: the RUN line at `sizes=32,96,32`), the last
-// tile has one column per thread, which takes the loop; the result is the same.
+// where the thread has both, after the 8 rows per thread of the coarsened y loop (the
+// runtime may now give a thread an eighth of the tile's rows: the extent call's last
+// operand becomes 8): a register tile of 8 x 2 elements of C per thread (paper 001
+// sec. 7.3). Each step of the loop over k then reads 8 elements of A's box and 2 of B's
+// for 16 products; the two columns stay 32 apart, so a warp's loads of B and stores of
+// C are still consecutive. With 4 rows per thread the same with 4 x 2. With 96 columns
+// per tile (3 per thread: the RUN line at `sizes=32,96,32`), the last tile has one
+// column per thread, which takes the loop; the result is the same.
 
 // CHECK-LABEL: func.func @gemm(
+// CHECK: call @tessel_block_extent(%{{.*}}, %c1024, %c32, %c8)
 // CHECK: gpu.launch
 // CHECK: %[[SA:.*]] = tgpu.alloc_shared [32, 32]
 // CHECK: %[[SB:.*]] = tgpu.alloc_shared [32, 64]
-// A full tile with 4 rows per thread...
+// A full tile with 8 rows per thread...
 // CHECK: arith.cmpi eq
 // CHECK-NEXT: scf.if
 // ...and the thread's two columns x and x + 32 (both below the tile's end, no third):
@@ -28,26 +31,28 @@
 // CHECK-NEXT: %[[PAST:.*]] = arith.cmpi sge, %{{.*}}, %[[END]] : index
 // CHECK-NEXT: %[[BOTH:.*]] = arith.andi %[[IN]], %[[PAST]] : i1
 // CHECK-NEXT: scf.if %[[BOTH]] {
-// C's 8 elements into registers, row by row, the two columns of each:
-// CHECK: %[[C:.*]]:8 = scf.if %{{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32) {
+// C's 16 elements into registers, row by row, the two columns of each:
+// CHECK: %[[C:.*]]:16 = scf.if %{{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
 // CHECK-NEXT: memref.load %{{.*}}[%[[R0:.*]], %[[X0]]] : memref<128x128xf32>
 // CHECK-NEXT: memref.load %{{.*}}[%[[R0]], %[[X1]]] : memref<128x128xf32>
-// CHECK-COUNT-6: memref.load %{{.*}} : memref<128x128xf32>
-// One loop over k carries the 8 sums; each step 4 elements of A's box, 2 of B's:
-// CHECK: %[[K:.*]]:8 = scf.for %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
-// CHECK-COUNT-4: memref.load %[[SA]]
+// CHECK-COUNT-14: memref.load %{{.*}} : memref<128x128xf32>
+// One loop over k carries the 16 sums; each step 8 elements of A's box, 2 of B's:
+// CHECK: %[[K:.*]]:16 = scf.for %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK-COUNT-8: memref.load %[[SA]]
 // CHECK-NEXT: arith.muli
 // CHECK-NEXT: %[[B0:.*]] = arith.addi %[[X0]]
 // CHECK-NEXT: %[[B1:.*]] = arith.addi %[[X1]]
 // CHECK-NEXT: memref.load %[[SB]][%{{.*}}, %[[B0]]]
 // CHECK-NEXT: memref.load %[[SB]][%{{.*}}, %[[B1]]]
 // CHECK: scf.yield
-// The 8 elements of C back:
+// The 16 elements of C back:
 // CHECK: scf.if
-// CHECK-COUNT-8: memref.store
+// CHECK-COUNT-16: memref.store
 // Otherwise, the columns one at a time:
 // CHECK: } else {
 // CHECK-NEXT: scf.for %{{.*}} = %[[X0]] to %[[END]] step %c32 {
+// Then the tiles with 4 rows per thread: 8 sums.
+// CHECK: scf.for %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
 
 // The sum of C, the same on the host (the module as written) and on sim.
 // OUT: 18869528

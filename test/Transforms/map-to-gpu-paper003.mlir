@@ -73,7 +73,7 @@ func.func @jacobi(%A: memref<512x512xf32>, %B: memref<512x512xf32>) {
 // CHECK: %[[K:.*]] = arith.addi %[[X]], %c1 : index
 // CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %[[K]]] : memref<128x128x128xf32>
 // TILED-LABEL: func.func @poisson(
-// TILED: %[[EZ:.*]] = call @tessel_block_extent(%c2048, %c1024, %c4)
+// TILED: %[[EZ:.*]] = call @tessel_block_extent(%c2048, %c1024, %c4, %c8{{.*}})
 // TILED: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c8, %{{.*}} = %[[EZ]])
 // TILED: scf.for %{{.*}} step %[[EZ]] {
 // The y and x extents (8, 32) cover their tiles' 8 and 32 points: one point each, a

@@ -195,9 +195,9 @@ func.func @last(%x: memref<16xf32>, %y: memref<16xf32>) {
 // blocks' threads and the device's resident threads (tessel_block_extent: 32, 16 or
 // 8), and i's point loop steps by it. 4 blocks of 1024 threads do not fill sim's
 // default H100 (132 x 2048 resident threads), so each keeps 32 x 32 threads.
-// AUTO: func.func private @tessel_block_extent(index, index, index) -> index
+// AUTO: func.func private @tessel_block_extent(index, index, index, index) -> index
 // AUTO-LABEL: func.func @mm(
-// AUTO: %[[EY:.*]] = call @tessel_block_extent(%c4, %c1024, %c32)
+// AUTO: %[[EY:.*]] = call @tessel_block_extent(%c4, %c1024, %c32, %c4)
 // AUTO: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %[[EY]], %{{.*}} = %c1)
 // AUTO: scf.for %{{.*}} step %[[EY]] {
 // AUTO-PROFILE: "kernel": "mm_k0", {{.*}}"block": [32, 32, 1]

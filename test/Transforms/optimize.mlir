@@ -62,7 +62,7 @@ func.func @mv(%A: memref<300x64xf32>, %x: memref<64xf32>, %y: memref<300xf32>) {
 // NAIVE: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c32{{.*}}, %{{.*}} = %c8{{.*}}, %{{.*}} = %c1{{.*}})
 // DEFAULT-LABEL: func.func @smooth(
 // DEFAULT: scf.for
-// DEFAULT: %[[EY:.*]] = func.call @tessel_block_extent(%c27, %c256, %c8)
+// DEFAULT: %[[EY:.*]] = func.call @tessel_block_extent(%c27, %c256, %c8, %c4{{.*}})
 // DEFAULT: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c32{{.*}}, %{{.*}} = %[[EY]], %{{.*}} = %c1{{.*}})
 func.func @smooth(%A: memref<66x66xf32>, %B: memref<66x66xf32>) {
   tpoly.scop {

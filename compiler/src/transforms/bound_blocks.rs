@@ -22,7 +22,7 @@
 //! (conversion passes); CUDA's `__launch_bounds__` says the same.
 //!
 //! ```mlir
-//! %y = func.call @tessel_block_extent(%blocks, %c1024, %c32) : (index, index, index) -> index
+//! %y = func.call @tessel_block_extent(%blocks, %c1024, %c32, %c4) : (index, index, index, index) -> index
 //! gpu.launch_func @tessel_kernels::@k blocks in (...) threads in (%c32, %y, %c1) ...
 //! gpu.func @k(...) kernel { ... }
 //! // =>
@@ -38,8 +38,44 @@ use mlir_sys::*;
 use std::collections::HashMap;
 
 /// The runtime function whose result is a block extent chosen at launch; its third
-/// operand is the largest extent it returns.
+/// operand is the largest extent it returns, its fourth the most points a thread may
+/// take (the extent divided by at most that).
 pub const EXTENT_FN: &str = "tessel_block_extent";
+
+/// The most points per thread `tessel-map-to-gpu` lets the runtime give a coarsened
+/// point loop, which runs them one after another (or 4 or 2 side by side where
+/// `tessel-ilp-unroll` unrolls it).
+pub const LOOP_POINTS: i64 = 4;
+
+/// The call to [`EXTENT_FN`] that gives the block of `launch` (a `gpu.launch`) its size,
+/// if one does.
+pub(crate) unsafe fn extent_call(launch: MlirOperation) -> Option<MlirOperation> {
+    unsafe {
+        let seg = mlirOperationGetAttributeByName(launch, string_ref("operandSegmentSizes"));
+        if seg.ptr.is_null() || !mlirAttributeIsADenseI32Array(seg) {
+            return None;
+        }
+        let first = mlirDenseI32ArrayGetElement(seg, 0) as isize + 3;
+        (0..3).find_map(|d| {
+            let v = mlirOperationGetOperand(launch, first + d);
+            if !mlirValueIsAOpResult(v) {
+                return None;
+            }
+            let def = mlirOpResultGetOwner(v);
+            (op_name(def) == "func.call" && callee(def) == EXTENT_FN).then_some(def)
+        })
+    }
+}
+
+unsafe fn callee(call: MlirOperation) -> String {
+    unsafe {
+        let a = mlirOperationGetAttributeByName(call, string_ref("callee"));
+        match a.ptr.is_null() {
+            true => String::new(),
+            false => from_string_ref(mlirFlatSymbolRefAttrGetValue(a)),
+        }
+    }
+}
 
 pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
     // SAFETY: the pass manager gives a live operation that this pass alone changes.
@@ -176,8 +212,8 @@ unsafe fn launches(
 
 /// The least and the largest size of each dimension of the block of `launch` (a
 /// `gpu.launch` or `gpu.launch_func`): a constant, or an extent from [`EXTENT_FN`] with
-/// a constant maximum, which the runtime may divide by up to 4
-/// ([`tessel_runtime::gpus::coarsened_extent`]).
+/// a constant maximum, which the runtime may divide by up to the call's constant most
+/// points ([`tessel_runtime::gpus::coarsened_extent`]).
 pub(crate) unsafe fn block_range(launch: MlirOperation) -> Option<[(i64, i64); 3]> {
     unsafe {
         // Operands: the async dependencies, grid x, y, z, then block x, y, z.
@@ -208,16 +244,15 @@ unsafe fn range(v: MlirValue) -> Option<(i64, i64)> {
                     .map(|c| (c, c))
             }
             "func.call" => {
-                let callee = mlirOperationGetAttributeByName(def, string_ref("callee"));
-                let named = !callee.ptr.is_null()
-                    && from_string_ref(mlirFlatSymbolRefAttrGetValue(callee)) == EXTENT_FN;
-                match named && mlirOperationGetNumOperands(def) == 3 {
-                    true => range(mlirOperationGetOperand(def, 2)).map(|(_, most)| {
+                match callee(def) == EXTENT_FN && mlirOperationGetNumOperands(def) == 4 {
+                    true => {
+                        let (_, most) = range(mlirOperationGetOperand(def, 2))?;
+                        let (_, points) = range(mlirOperationGetOperand(def, 3))?;
                         // With no capacity to fill, the rule divides all it may.
-                        let least =
-                            tessel_runtime::gpus::coarsened_extent(0, 1, 4, most.max(0) as u64);
-                        (least as i64, most)
-                    }),
+                        let (most, points) = (most.max(0) as u64, points.max(0) as u64);
+                        let least = tessel_runtime::gpus::coarsened_extent(0, 1, 1, most, points);
+                        Some((least as i64, most as i64))
+                    }
                     false => None,
                 }
             }

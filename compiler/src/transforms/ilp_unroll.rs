@@ -7,15 +7,22 @@
 //!
 //! The loop is the one `tessel-map-to-gpu{coarsen=auto}` gives the outermost thread
 //! dimension (`tessel.coarsened`): thread `t` of the extent `b` chosen at launch takes
-//! points `lo + t * st`, `lo + (t + b) * st`, ... below `hi`, 1, 2 or 4 of them. When
-//! the tile is full and each thread has 4 points (`hi - lo == 4 * b * st`, the same for
-//! every thread of the block), thread `t` takes instead the 4 consecutive points
-//! `lo + (4t + j) * st`, `j < 4`, with no loop and no guard: each operation of the body
-//! is repeated for the 4 points before the next one (loads first, stores last, as the
-//! body has them), and index arithmetic that comes out the same for two points (row
-//! `p + 1` of point `p`, row `p` of point `p + 1`) is computed once, so that `cse`
-//! (in the device preparation) then keeps one load of each element. Likewise with 2
-//! points. Otherwise (a boundary tile, one point per thread) the loop runs as before.
+//! points `lo + t * st`, `lo + (t + b) * st`, ... below `hi`, 1, 2 or 4 of them, or 8
+//! where this pass runs them side by side. When the tile is full and each thread has 4
+//! points (`hi - lo == 4 * b * st`, the same for every thread of the block), thread `t`
+//! takes instead the 4 consecutive points `lo + (4t + j) * st`, `j < 4`, with no loop
+//! and no guard: each operation of the body is repeated for the 4 points before the
+//! next one (loads first, stores last, as the body has them), and index arithmetic that
+//! comes out the same for two points (row `p + 1` of point `p`, row `p` of point `p +
+//! 1`) is computed once, so that `cse` (in the device preparation) then keeps one load
+//! of each element. Likewise with 2 points, and with 8 where every coarsened loop of
+//! the launch runs so, the runtime chooses its extent (`tessel_block_extent`, whose
+//! last operand, the most points it may give a thread, becomes 8) and its largest block
+//! has 1024 threads ([`FULL_BLOCK`]): 8 rows of a stencil
+//! read 10 rows where 4 read 6, and a matrix product's thread keeps 8 rows of sums
+//! (gtx690 on sim: a 5x5 blur of 4096x4096 pixels ran 398.1 us with 4 points per thread
+//! and 300.3 with 8, gemm of 1024 3830.2 and 3286.4). Otherwise (a boundary tile, one
+//! point per thread) the loop runs as before.
 //!
 //! Inside, an `scf.if` or `scf.for` whose condition or bounds do not depend on the
 //! point is jammed: one condition, or one loop carrying every point's values (unroll
@@ -74,6 +81,8 @@
 //! } else { scf.if (%hi - %lo == 2 * %s) { ... 2 points ... } else { the loop } }
 //! ```
 
+use super::bound_blocks::LOOP_POINTS;
+use super::lower_shared::launch_of;
 use crate::mlir::{block_ops, body, children, has_attr as has, instantiate, iv, op_name, within};
 use crate::registry::Options;
 use mlir_sys::*;
@@ -89,6 +98,19 @@ pub const COARSENED: &str = "tessel.coarsened";
 /// `b`).
 pub const STRIDED: &str = "tessel.strided";
 
+/// The most points of a coarsened loop run side by side, where the runtime may give a
+/// thread that many ([`super::bound_blocks::LOOP_POINTS`] otherwise).
+const MOST_POINTS: i64 = 8;
+
+/// The threads of the largest block a launch may have for its coarsened loops to run
+/// [`MOST_POINTS`] side by side: every GPU's limit, 1024, with which ptxas keeps a
+/// thread within 64 registers (what 1024 threads leave of 64K) whatever its versions of
+/// the loop hold. A smaller block lets the 8 points' registers cut the occupancy where
+/// the runtime gives a thread fewer (sgemm at SMALL_DATASET on sim's gtx690, blocks of
+/// at most 32x8 threads: 59 registers without the 8 points' version, 96 with it, the
+/// occupancy 0.5 -> 0.25, 10.14 -> 11.26 us).
+const FULL_BLOCK: i64 = 1024;
+
 /// The most points of a strided loop run side by side ([`unroll_strided`]).
 const MAX_STRIDED: i64 = 4;
 
@@ -97,9 +119,64 @@ pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
     // SAFETY: the pass manager gives a live operation that this pass alone changes.
     unsafe {
         collect(op, COARSENED, &mut loops);
+        // By launch: 8 points side by side where the launch's every coarsened loop
+        // runs them so and the runtime chooses its extent.
+        let mut by_launch: Vec<(Option<MlirOperation>, Vec<(MlirOperation, Option<Shape>)>)> =
+            Vec::new();
         for l in loops {
-            if let Some(shape) = shape(l) {
-                unroll(l, &shape)?;
+            let launch = launch_of(l);
+            let entry = match by_launch
+                .iter()
+                .position(|(k, _)| k.map(|o| o.ptr) == launch.map(|o| o.ptr))
+            {
+                Some(k) => k,
+                None => {
+                    by_launch.push((launch, Vec::new()));
+                    by_launch.len() - 1
+                }
+            };
+            by_launch[entry].1.push((l, shape(l)));
+        }
+        for (launch, loops) in by_launch {
+            // Running its points side by side gives a thread other points than the
+            // loop did: of two loops one thread runs in turn, both must give it the
+            // same points (the same bounds, both unrolled), or one point's element
+            // could pass to another thread with no barrier between.
+            let apart = loops
+                .iter()
+                .enumerate()
+                .all(|(k, (a, _))| loops[k + 1..].iter().all(|(b, _)| exclusive(*a, *b)));
+            let same = |a: &Shape, b: &Shape| {
+                mlirValueEqual(a.lo, b.lo)
+                    && mlirValueEqual(a.hi, b.hi)
+                    && mlirValueEqual(a.step, b.step)
+                    && mlirValueEqual(a.t, b.t)
+                    && a.st == b.st
+            };
+            let alike = match loops.first() {
+                Some((_, Some(first))) => loops
+                    .iter()
+                    .all(|(_, s)| s.as_ref().is_some_and(|s| same(first, s))),
+                _ => false,
+            };
+            if !apart && !alike {
+                continue;
+            }
+            let call = launch.and_then(|o| super::bound_blocks::extent_call(o));
+            let eight = loops.iter().all(|(_, s)| s.is_some())
+                && call.is_some_and(|c| {
+                    constant(mlirOperationGetOperand(c, 3)) == Some(LOOP_POINTS)
+                        && constant(mlirOperationGetOperand(c, 1)).is_some_and(|t| t >= FULL_BLOCK)
+                });
+            let factors: &[i64] = if eight { &[MOST_POINTS, 4, 2] } else { &[4, 2] };
+            for (l, shape) in loops {
+                if let Some(shape) = shape {
+                    unroll(l, &shape, factors)?;
+                }
+            }
+            if let (true, Some(c)) = (eight, call) {
+                let most = place_index_before(c, MOST_POINTS);
+                mlirOperationSetOperand(c, 3, most);
             }
         }
         // After them: their copies of a strided loop each get its versions.
@@ -133,6 +210,35 @@ unsafe fn collect(op: MlirOperation, attr: &str, out: &mut Vec<MlirOperation>) {
             out.push(c);
         }
         unsafe { collect(c, attr, out) };
+    }
+}
+
+/// Whether no thread runs both `a` and `b`: they lie in the two branches of one
+/// `scf.if`.
+unsafe fn exclusive(a: MlirOperation, b: MlirOperation) -> bool {
+    unsafe {
+        // The ancestors of `a` and, for each, the region of it that holds `a`.
+        let mut up = Vec::new();
+        let holder = |o: MlirOperation| {
+            let block = mlirOperationGetBlock(o);
+            let p = mlirOperationGetParentOperation(o);
+            (!block.ptr.is_null() && !p.ptr.is_null()).then(|| (p, mlirBlockGetParentRegion(block)))
+        };
+        let mut o = a;
+        while let Some((p, region)) = holder(o) {
+            up.push((p, region));
+            o = p;
+        }
+        let mut o = b;
+        loop {
+            let Some((p, region)) = holder(o) else {
+                return false;
+            };
+            if let Some((_, r)) = up.iter().find(|(q, _)| q.ptr == p.ptr) {
+                return op_name(p) == "scf.if" && r.ptr != region.ptr;
+            }
+            o = p;
+        }
     }
 }
 
@@ -350,38 +456,42 @@ unsafe fn jammable(ops: &[MlirOperation], dep: &mut HashSet<usize>) -> bool {
 }
 
 /// The versions around loop `l`: 4 points per thread, else 2, else the loop.
-const VERSIONS: &str = "func.func @v(%lo: index, %hi: index, %s: index, %t: index) {
-  %span = arith.subi %hi, %lo : index
-  %c4 = arith.constant 4 : index
-  %s4 = arith.muli %s, %c4 : index
-  %f4 = arith.cmpi eq, %span, %s4 : index
-  scf.if %f4 {
-    %t4 = arith.muli %t, %c4 : index
-  } else {
-    %c2 = arith.constant 2 : index
-    %s2 = arith.muli %s, %c2 : index
-    %f2 = arith.cmpi eq, %span, %s2 : index
-    scf.if %f2 {
-      %t2 = arith.muli %t, %c2 : index
-    } else {
+/// The versions of a coarsened loop with `%span = %hi - %lo`: for each factor `f` of
+/// `factors` in turn, `scf.if %span == f * %s { %tf = %t * f }`, the next one in its
+/// else branch, the last else branch empty (for the loop itself).
+fn versions(factors: &[i64]) -> String {
+    let mut text = String::from(
+        "func.func @v(%lo: index, %hi: index, %s: index, %t: index) {\n  %span = arith.subi %hi, %lo : index\n",
+    );
+    for f in factors {
+        text += &format!(
+            "  %c{f} = arith.constant {f} : index\n  %s{f} = arith.muli %s, %c{f} : index\n  \
+             %f{f} = arith.cmpi eq, %span, %s{f} : index\n  scf.if %f{f} {{\n    \
+             %t{f} = arith.muli %t, %c{f} : index\n  }} else {{\n"
+        );
     }
-  }
-  return
-}";
+    text += &"  }\n".repeat(factors.len());
+    text + "  return\n}"
+}
 
-unsafe fn unroll(l: MlirOperation, s: &Shape) -> Result<(), String> {
+/// Runs the points of coarsened loop `l` side by side where a thread has `f` of them,
+/// for each `f` of `factors` (largest first), the loop itself otherwise.
+unsafe fn unroll(l: MlirOperation, s: &Shape, factors: &[i64]) -> Result<(), String> {
     unsafe {
-        let (_, made) = instantiate(l, VERSIONS, &[s.lo, s.hi, s.step, s.t])?;
-        let outer = made[made.len() - 1];
-        let then4 = mlirRegionGetFirstBlock(mlirOperationGetRegion(outer, 0));
-        let else4 = mlirRegionGetFirstBlock(mlirOperationGetRegion(outer, 1));
-        let inner = block_ops(else4)
-            .into_iter()
-            .find(|o| op_name(*o) == "scf.if")
-            .expect("the template's second version");
-        let then2 = mlirRegionGetFirstBlock(mlirOperationGetRegion(inner, 0));
-        let else2 = mlirRegionGetFirstBlock(mlirOperationGetRegion(inner, 1));
-        for (f, block) in [(4, then4), (2, then2)] {
+        let (_, made) = instantiate(l, &versions(factors), &[s.lo, s.hi, s.step, s.t])?;
+        let mut version = made[made.len() - 1];
+        let mut other = MlirBlock {
+            ptr: std::ptr::null_mut(),
+        };
+        for (k, &f) in factors.iter().enumerate() {
+            if k > 0 {
+                version = block_ops(other)
+                    .into_iter()
+                    .find(|o| op_name(*o) == "scf.if")
+                    .expect("the template's next version");
+            }
+            let block = mlirRegionGetFirstBlock(mlirOperationGetRegion(version, 0));
+            other = mlirRegionGetFirstBlock(mlirOperationGetRegion(version, 1));
             // The thread's first point: lo + (f * t) * st, the next ones st apart.
             let ft = mlirOperationGetResult(block_ops(block)[0], 0);
             let stc = place_index(block, l, "arith.constant", &[], s.st);
@@ -397,8 +507,8 @@ unsafe fn unroll(l: MlirOperation, s: &Shape) -> Result<(), String> {
         // The loop itself, for the other cases.
         mlirOperationRemoveAttributeByName(l, crate::mlir::string_ref(COARSENED));
         mlirOperationRemoveFromParent(l);
-        let end = mlirBlockGetTerminator(else2);
-        mlirBlockInsertOwnedOperationBefore(else2, end, l);
+        let end = mlirBlockGetTerminator(other);
+        mlirBlockInsertOwnedOperationBefore(other, end, l);
         Ok(())
     }
 }
@@ -460,6 +570,29 @@ unsafe fn place_index(
     value: i64,
 ) -> MlirValue {
     unsafe {
+        let o = index_op(l, name, operands, value);
+        place(block, o);
+        mlirOperationGetResult(o, 0)
+    }
+}
+
+/// An index constant of `value` right before `at`.
+unsafe fn place_index_before(at: MlirOperation, value: i64) -> MlirValue {
+    unsafe {
+        let o = index_op(at, "arith.constant", &[], value);
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, o);
+        mlirOperationGetResult(o, 0)
+    }
+}
+
+/// A new index operation at `l`'s location, not yet in a block ([`place_index`]).
+unsafe fn index_op(
+    l: MlirOperation,
+    name: &str,
+    operands: &[MlirValue],
+    value: i64,
+) -> MlirOperation {
+    unsafe {
         let ctx = mlirOperationGetContext(l);
         let index = mlirIndexTypeGet(ctx);
         let mut st =
@@ -473,9 +606,7 @@ unsafe fn place_index(
         }
         mlirOperationStateAddOperands(&mut st, operands.len() as isize, operands.as_ptr());
         mlirOperationStateAddResults(&mut st, 1, &index);
-        let o = mlirOperationCreate(&mut st);
-        place(block, o);
-        mlirOperationGetResult(o, 0)
+        mlirOperationCreate(&mut st)
     }
 }
 

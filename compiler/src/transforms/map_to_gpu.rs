@@ -26,8 +26,9 @@
 //!    thread dimension (y, or z) shrinks so that each thread covers several points
 //!    along it: by the option's factor, or with `coarsen=auto` (the default) at launch,
 //!    where the runtime's `tessel_block_extent` keeps the extent, or a half or a
-//!    quarter of it, the smallest whose grid still fills the device with resident
-//!    threads, nine tenths of them at least
+//!    quarter of it (an eighth where `tessel-ilp-unroll` runs 8 points side by side),
+//!    the smallest whose grid still fills the device with resident threads, nine
+//!    tenths of them at least
 //!    ([`tessel_runtime::gpus::coarsened_extent`]); the point loop then steps by that
 //!    value (a big grid on a small GPU shares each block's setup among more points, a
 //!    small one keeps a thread per point); a scop's `tessel.coarsen = N`
@@ -1154,7 +1155,8 @@ unsafe fn launch_sizes(
 /// The extent of thread dimension `outer` of a launch with `sizes` (grid first) and
 /// `block` threads, chosen at launch by the runtime's `tessel_block_extent` from the
 /// device's resident threads: `block[outer]`, or a half or a quarter of it when the
-/// grid still fills the device (declared in the module on first use).
+/// grid still fills the device, at most [`super::bound_blocks::LOOP_POINTS`] points per
+/// thread, which `tessel-ilp-unroll` may raise (declared in the module on first use).
 unsafe fn launch_extent(
     o: MlirOperation,
     sizes: &[MlirValue; 15],
@@ -1175,7 +1177,9 @@ unsafe fn launch_extent(
             &[sizes[0], sizes[1], sizes[2]],
         )?;
         let index = mlirIndexTypeGet(mlirOperationGetContext(o));
-        let r = crate::mlir::runtime_call(o, EXTENT, &[r[0], threads, extent], Some(index))?;
+        let points = constant(o, super::bound_blocks::LOOP_POINTS)?;
+        let operands = [r[0], threads, extent, points];
+        let r = crate::mlir::runtime_call(o, EXTENT, &operands, Some(index))?;
         Ok(r.expect("a call with a result"))
     }
 }
