@@ -250,11 +250,7 @@ impl Host<'_> {
                 }
             }
             "func.call" => {
-                let callee = unsafe {
-                    from_string_ref(mlirFlatSymbolRefAttrGetValue(
-                        mlirOperationGetAttributeByName(op, string_ref("callee")),
-                    ))
-                };
+                let callee = unsafe { crate::transforms::bound_blocks::callee(op) };
                 if callee == crate::transforms::bound_blocks::EXTENT_FN && ops.len() == 4 {
                     let (b, t, e) = (int(self, 0)?, int(self, 1)?, int(self, 2)?);
                     let m = int(self, 3)?;

@@ -51,13 +51,8 @@ pub const LOOP_POINTS: i64 = 4;
 /// if one does.
 pub(crate) unsafe fn extent_call(launch: MlirOperation) -> Option<MlirOperation> {
     unsafe {
-        let seg = mlirOperationGetAttributeByName(launch, string_ref("operandSegmentSizes"));
-        if seg.ptr.is_null() || !mlirAttributeIsADenseI32Array(seg) {
-            return None;
-        }
-        let first = mlirDenseI32ArrayGetElement(seg, 0) as isize + 3;
-        (0..3).find_map(|d| {
-            let v = mlirOperationGetOperand(launch, first + d);
+        (3..6).find_map(|k| {
+            let v = super::promote_registers::launch_operand(launch, k);
             if !mlirValueIsAOpResult(v) {
                 return None;
             }
@@ -67,7 +62,8 @@ pub(crate) unsafe fn extent_call(launch: MlirOperation) -> Option<MlirOperation>
     }
 }
 
-unsafe fn callee(call: MlirOperation) -> String {
+/// The symbol a `func.call` calls (empty if none).
+pub(crate) unsafe fn callee(call: MlirOperation) -> String {
     unsafe {
         let a = mlirOperationGetAttributeByName(call, string_ref("callee"));
         match a.ptr.is_null() {
