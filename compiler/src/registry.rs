@@ -379,7 +379,7 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "tessel-promote-shared",
-        summary: "Give the blocks of each tiled kernel shared copies of the arrays it reads and does not write, where isl finds reuse between its threads (or an uncoalesced access to stage, or the scop's share pragma names the array) and a box of constant size per tile (tgpu.alloc_shared, tgpu.tile_copy, gpu.barrier; loads read the copy)",
+        summary: "Give the blocks of each tiled kernel shared copies of the arrays it reads and does not write, where isl finds reuse between its threads (or an uncoalesced access to stage, or the scop's share pragma names the array) and a box of constant size per tile (tgpu.alloc_shared, tgpu.tile_copy, gpu.barrier; loads read the copy); and a shared box for a store thread x would make down a column, where isl finds that nothing in the kernel touches its elements later (the store writes the box; after a barrier the block copies it back by rows, where the elements isl finds it wrote lie: tgpu.tile_copy ... where)",
         options: &[
             PassOption { name: "min-reuse", default: "64", help: "promote an array only when a tile reads it at least this many times per element of its box (2.5: as paper 000 Fig. 2(b), and in scops tessel-autotune marks tessel.shared = true; 1: any reuse, for GPUs whose global loads skip L1)" },
         ],

@@ -232,3 +232,30 @@ func.func @copy_fold_tile_too_big(%g: memref<4096xi32>, %i: index) {
   tgpu.tile_copy %g to %s offsets [%i] tile [2049] {fold = 32 : i64} : memref<4096xi32> to memref<64x33xi32, #gpu.address_space<workgroup>>
   return
 }
+
+// -----
+
+func.func @where_copy_in(%A: memref<64x64xf32>, %i: index) {
+  %s = tgpu.alloc_shared [32, 32] padding [0, 0] : memref<32x32xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tgpu.tile_copy' op a where condition is for a copy-out (shared src) only}}
+  tgpu.tile_copy %A to %s offsets [%i, %i] where affine_set<(d0, d1) : (d0 - d1 >= 0)> [] tile [32, 32] : memref<64x64xf32> to memref<32x32xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @where_dims(%A: memref<64x64xf32>, %i: index) {
+  %s = tgpu.alloc_shared [32, 32] padding [0, 0] : memref<32x32xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tgpu.tile_copy' op the where condition has 1 dimensions but the global side has rank 2}}
+  tgpu.tile_copy %s to %A offsets [%i, %i] where affine_set<(d0) : (d0 >= 0)> [] tile [32, 32] : memref<32x32xf32, #gpu.address_space<workgroup>> to memref<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @where_symbols(%A: memref<64x64xf32>, %i: index) {
+  %s = tgpu.alloc_shared [32, 32] padding [0, 0] : memref<32x32xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tgpu.tile_copy' op the where condition has 1 symbols but 2 operands are given}}
+  tgpu.tile_copy %s to %A offsets [%i, %i] where affine_set<(d0, d1)[s0] : (s0 - d0 >= 0)> [%i, %i] tile [32, 32] : memref<32x32xf32, #gpu.address_space<workgroup>> to memref<64x64xf32>
+  return
+}

@@ -50,6 +50,17 @@ func.func @tile_copy_folded(%S: memref<16384xi32>, %T: memref<?xi32>, %o: index)
   return
 }
 
+// A copy-out of the elements on or below the diagonal, before row %n (write staging's
+// condition on the global indices, its symbols the operands in brackets).
+
+// CHECK-LABEL: func.func @tile_copy_where
+// CHECK:         tgpu.tile_copy %{{.*}} to %{{.*}} offsets [%{{.*}}, %{{.*}}] where #{{.*}}[%{{.*}}] tile [32, 32] : memref<32x33xf64, #gpu.address_space<workgroup>> to memref<?x?xf64>
+func.func @tile_copy_where(%C: memref<?x?xf64>, %i: index, %j: index, %n: index) {
+  %s = tgpu.alloc_shared [32, 32] padding [0, 1] : memref<32x33xf64, #gpu.address_space<workgroup>>
+  tgpu.tile_copy %s to %C offsets [%i, %j] where affine_set<(d0, d1)[s0] : (d0 - d1 >= 0, s0 - d0 - 1 >= 0)> [%n] tile [32, 32] : memref<32x33xf64, #gpu.address_space<workgroup>> to memref<?x?xf64>
+  return
+}
+
 // The ops inside a kernel, as the shared-memory promotion emits them for one
 // k-step of gemm: copy both tiles in, barrier, compute, barrier.
 

@@ -427,8 +427,9 @@ impl Importer {
     }
 
     /// A `tgpu.tile_copy`: it reads the box of its source and may write the box of its
-    /// destination (elements outside the global memref are skipped), each element `q`
-    /// of the tile at `offsets + q` on the global side and at `q` on the shared side.
+    /// destination (elements outside the global memref, or outside a copy-out's `where`
+    /// condition, are skipped), each element `q` of the tile at `offsets + q` on the
+    /// global side and at `q` on the shared side.
     unsafe fn tile_copy(&mut self, op: MlirOperation, at: &At) -> Result<(), String> {
         unsafe {
             let ops = operands(op);

@@ -11,7 +11,9 @@
 //!   global index is outside the global memref (a boundary tile) is not loaded, and a
 //!   copy into shared memory stores zero in its slot, which no thread reads, so that the
 //!   warps of a boundary tile store whole rows, with no more bank conflicts than an
-//!   interior tile's (a copy back to global memory skips it). Where
+//!   interior tile's (a copy back to global memory skips it, as it skips an element
+//!   outside its `where` condition: the condition's constraints evaluated on the
+//!   element's global indices and the symbols). Where
 //!   every block the launch may have holds a multiple of the tile's row length threads
 //!   (its dimensions of fixed size do), a thread's elements all lie in one column, in
 //!   rows `threads / W` apart: the loop counts rows and no element needs a division
@@ -128,7 +130,10 @@ unsafe fn alloc(op: MlirOperation) -> Result<(), String> {
 
 /// What the lowering of a `tgpu.tile_copy` needs to know of it.
 pub(super) struct Copy {
+    /// Its source, destination and offsets.
     pub operands: Vec<MlirValue>,
+    /// A copy-out's `where` condition and its symbols' values.
+    pub condition: Option<(MlirIntegerSet, Vec<MlirValue>)>,
     pub tile: Vec<i64>,
     /// Shared dimension `d` holds tile dimension `perm[d]`.
     pub perm: Vec<usize>,
@@ -154,11 +159,18 @@ impl Copy {
     pub(super) unsafe fn of(op: MlirOperation) -> Result<Copy, String> {
         unsafe {
             let n = mlirOperationGetNumOperands(op);
-            let operands: Vec<MlirValue> = (0..n).map(|k| mlirOperationGetOperand(op, k)).collect();
+            let mut operands: Vec<MlirValue> =
+                (0..n).map(|k| mlirOperationGetOperand(op, k)).collect();
             let tile_attr = mlirOperationGetAttributeByName(op, crate::mlir::string_ref("tile"));
             let tile: Vec<i64> = (0..mlirDenseArrayGetNumElements(tile_attr))
                 .map(|k| mlirDenseI64ArrayGetElement(tile_attr, k))
                 .collect();
+            // The offsets are one per dimension of the global side (with `fold`, one);
+            // a `where` condition's symbols follow them.
+            let symbols = operands.split_off(2 + tile.len());
+            let set = mlirOperationGetAttributeByName(op, crate::mlir::string_ref("condition"));
+            let condition =
+                (!set.ptr.is_null()).then(|| (mlirIntegerSetAttrGetValue(set), symbols));
             let src_type = print_type(mlirValueGetType(operands[0]));
             let dst_type = print_type(mlirValueGetType(operands[1]));
             let shared_src = src_type.contains("workgroup");
@@ -211,6 +223,7 @@ impl Copy {
                 .and_then(|r| (r[0].0 == r[0].1).then_some(r[0].0));
             Ok(Copy {
                 operands,
+                condition,
                 tile,
                 perm,
                 order,
@@ -236,6 +249,7 @@ impl Copy {
             rows: self.rows,
             shared_src: self.shared_src,
             types: (&self.src_type, &self.dst_type, &self.elem, self.zero),
+            condition: self.condition.as_ref().map(|c| c.0),
         }
     }
 }
@@ -250,8 +264,10 @@ unsafe fn copy(op: MlirOperation) -> Result<(), String> {
         }
         let c = Copy::of(op)?;
         let unroll = unroll(launch_of(op), c.tile.iter().product());
-        let text = copy_template(&c, unroll);
-        instantiate(op, &text, &c.operands).map_err(|e| format!("{}: {e}", loc_text(op)))?;
+        let text = copy_template(&c, unroll).map_err(|e| format!("{}: {e}", loc_text(op)))?;
+        let mut args = c.operands.clone();
+        args.extend(c.condition.iter().flat_map(|c| c.1.iter().copied()));
+        instantiate(op, &text, &args).map_err(|e| format!("{}: {e}", loc_text(op)))?;
         mlirOperationDestroy(op);
         Ok(())
     }
@@ -417,12 +433,14 @@ pub(super) fn preamble(
 /// `unroll` elements per step of its loop: their loads first (each guarded, yielding
 /// `zero` of element type `elem` when outside), then their stores, so that the loads of
 /// a step are in flight together.
-fn copy_template(c: &Copy, unroll: i64) -> String {
+fn copy_template(c: &Copy, unroll: i64) -> Result<String, String> {
     let (tile, shared_src, (g, rows_apart)) = (&c.tile, c.shared_src, c.order);
     let (src_type, dst_type) = (c.src_type.as_str(), c.dst_type.as_str());
     let r = tile.len();
     let global = if shared_src { "%dst" } else { "%src" };
-    let offsets: Vec<String> = (0..r).map(|k| format!("%o{k}: index")).collect();
+    let mut offsets: Vec<String> = (0..r).map(|k| format!("%o{k}: index")).collect();
+    let symbols = c.condition.as_ref().map_or(0, |c| c.1.len());
+    offsets.extend((0..symbols).map(|k| format!("%y{k}: index")));
     let global_type = if shared_src { dst_type } else { src_type };
     let mut t = format!(
         "func.func @copy(%src: {src_type}, %dst: {dst_type}, {}) {{\n{}",
@@ -453,15 +471,15 @@ fn copy_template(c: &Copy, unroll: i64) -> String {
     t += &format!(
         "  scf.if %inside{} {{\n  %span = arith.muli %estride, %um1 : index\n  %mend = arith.subi %eend, %span : index\n  scf.for %e = %efirst to %mend step %estep {{\n{}  }}\n  %past = arith.subi %mend, %efirst : index\n  %pastp = arith.maxsi %past, %k0 : index\n  %ksteps = arith.ceildivsi %pastp, %estep : index\n  %kdone = arith.muli %ksteps, %estep : index\n  %rest = arith.addi %efirst, %kdone : index\n  scf.for %e = %rest to %eend step %estride {{\n{}  }}\n  }} else {{\n",
         r - 1,
-        step.elements(unroll, false, "f"),
-        step.elements(1, false, "r"),
+        step.elements(unroll, false, "f")?,
+        step.elements(1, false, "r")?,
     );
     // Else: each element guarded, the step's loads before its stores.
     t += &format!(
         "  scf.for %e = %efirst to %eend step %estep {{\n{}  }}\n  }}\n  return\n}}",
-        step.elements(unroll, true, "s")
+        step.elements(unroll, true, "s")?
     );
-    t
+    Ok(t)
 }
 
 /// One step of a cooperative copy's loop (of counter `%e`, in the template of
@@ -478,20 +496,30 @@ pub(super) struct Step<'a> {
     rows: bool,
     shared_src: bool,
     types: (&'a str, &'a str, &'a str, &'a str),
+    /// A copy-out's `where` condition, on the element's global indices and the
+    /// symbols `%y0`, `%y1`, ...
+    condition: Option<MlirIntegerSet>,
 }
 
 impl Step<'_> {
     /// The `unroll` elements `%e`, `%e + %threads`, ... of a step: their loads, then
     /// their stores; `guarded`: each only when it is in the tile and inside the global
     /// memref (else all are). Value names start with `p`.
-    fn elements(&self, unroll: i64, guarded: bool, p: &str) -> String {
+    fn elements(&self, unroll: i64, guarded: bool, p: &str) -> Result<String, String> {
         let (src_type, _, elem, zero) = self.types;
         let mut t = String::new();
         let mut stores = String::new();
         for u in 0..unroll {
-            let el = self.element(u, guarded, p);
+            let mut el = self.element(u, guarded, p);
             t += &el.text;
             let load = format!("memref.load %src[{}] : {src_type}", el.src.join(", "));
+            if let Some(set) = self.condition {
+                // Only the elements in the set.
+                let g: Vec<String> = (0..self.r).map(|k| format!("%{p}g{k}_{u}")).collect();
+                let (text, holds) = unsafe { condition(set, &g, &format!("{p}w{u}")) }?;
+                t += &text;
+                el.store = format!("scf.if {holds} {{\n        {}\n      }}", el.store);
+            }
             if !guarded {
                 t += &format!("    %{p}v_{u} = {load}\n");
                 stores += &format!("    {}\n", el.store);
@@ -506,7 +534,7 @@ impl Step<'_> {
                 ok => format!("    scf.if {ok} {{\n      {}\n    }}\n", el.store),
             };
         }
-        t + &stores
+        Ok(t + &stores)
     }
 
     /// Element `%e + u * %threads` of a step (`%e` itself for `u` 0): the arithmetic
@@ -606,6 +634,68 @@ impl Step<'_> {
             src: si.clone(),
             store,
         }
+    }
+}
+
+/// The arithmetic that tests whether the element of global indices `g` lies in `set`
+/// (a copy's `where` condition, its symbols `%y0`, `%y1`, ...): its text, values named
+/// `%{p}_N`, and the `i1` value that holds when it does.
+unsafe fn condition(
+    set: MlirIntegerSet,
+    g: &[String],
+    p: &str,
+) -> Result<(String, String), String> {
+    unsafe fn expr(
+        e: MlirAffineExpr,
+        g: &[String],
+        p: &str,
+        (n, t): (&mut usize, &mut String),
+    ) -> Result<String, String> {
+        unsafe {
+            if mlirAffineExprIsADim(e) {
+                return Ok(g[mlirAffineDimExprGetPosition(e) as usize].clone());
+            }
+            if mlirAffineExprIsASymbol(e) {
+                return Ok(format!("%y{}", mlirAffineSymbolExprGetPosition(e)));
+            }
+            *n += 1;
+            let name = format!("%{p}_{n}");
+            if mlirAffineExprIsAConstant(e) {
+                *t += &format!(
+                    "    {name} = arith.constant {} : index\n",
+                    mlirAffineConstantExprGetValue(e)
+                );
+                return Ok(name);
+            }
+            let op = match (mlirAffineExprIsAAdd(e), mlirAffineExprIsAMul(e)) {
+                (true, _) => "addi",
+                (_, true) => "muli",
+                _ => return Err("a where condition with a division: only sums and products of constants are evaluated".into()),
+            };
+            let a = expr(mlirAffineBinaryOpExprGetLHS(e), g, p, (n, t))?;
+            let b = expr(mlirAffineBinaryOpExprGetRHS(e), g, p, (n, t))?;
+            *t += &format!("    {name} = arith.{op} {a}, {b} : index\n");
+            Ok(name)
+        }
+    }
+    unsafe {
+        let (mut n, mut t) = (0, String::new());
+        let mut holds = "%true".to_string();
+        for c in 0..mlirIntegerSetGetNumConstraints(set) {
+            let v = expr(mlirIntegerSetGetConstraint(set, c), g, p, (&mut n, &mut t))?;
+            let pred = match mlirIntegerSetIsConstraintEq(set, c) {
+                true => "eq",
+                false => "sge",
+            };
+            t += &format!(
+                "    %{p}_{a} = arith.cmpi {pred}, {v}, %k0 : index\n    %{p}_{b} = arith.andi {holds}, %{p}_{a} : i1\n",
+                a = n + 1,
+                b = n + 2
+            );
+            n += 2;
+            holds = format!("%{p}_{n}");
+        }
+        Ok((t, holds))
     }
 }
 

@@ -26,6 +26,7 @@ pub mod schedule;
 pub mod scope_launches;
 pub mod share;
 pub mod stage_rows;
+mod stage_stores;
 pub mod tile;
 pub mod transfers;
 pub mod uniform_loops;

@@ -1,5 +1,6 @@
 //! `tessel-promote-shared` (PromoteShared): gives the blocks of a tiled kernel shared
-//! copies of the arrays their threads read in common.
+//! copies of the arrays their threads read in common, and shared boxes for the stores
+//! thread x would make down a column ([`super::stage_stores`]: write staging).
 //!
 //! For each band that `tessel-map-to-gpu` will run as a tiled kernel (a block per tile,
 //! threads over the tile's points: [`super::map_to_gpu::tiled_kernels`]), the unit of
@@ -90,6 +91,7 @@
 
 use super::map_to_gpu::{band_ops, tiled_kernels};
 use super::share::{self, c_name};
+use super::stage_stores;
 use super::transfers::stores_to;
 use crate::analysis::coalescing::{element_bytes, thread_order, uncoalesced};
 use crate::analysis::import::{access_of, import_scop, Scop};
@@ -158,7 +160,7 @@ unsafe fn collect(op: MlirOperation, out: &mut Vec<MlirOperation>) {
     }
 }
 
-fn isl<T>(r: Result<T, isl_rs::LibISLError>) -> Result<T, String> {
+pub(super) fn isl<T>(r: Result<T, isl_rs::LibISLError>) -> Result<T, String> {
     r.map_err(|e| format!("isl: {e:?}"))
 }
 
@@ -521,10 +523,28 @@ unsafe fn promote_band(
             );
             tessel_dialects::tesselEmitRemark(mlirOperationGetLocation(scop), string_ref(&text));
         }
-        if promoted.is_empty() {
+        // Stores thread x would make down a column: staged.
+        let model = stage_stores::Model {
+            reads,
+            writes,
+            schedule,
+            dom_in: &dom_in,
+            to_tile: &r,
+        };
+        let arrays: Vec<MlirValue> = promoted.iter().map(|p| p.array).collect();
+        let staged = stage_stores::decide(
+            ctx,
+            s,
+            &model,
+            (tiles[0], anchor, x),
+            (&inside, &instances, d),
+            &arrays,
+            &mut budget,
+        )?;
+        if promoted.is_empty() && staged.is_empty() {
             return Ok(());
         }
-        rewrite(anchor, tiles, &outer, &s.params, promoted)
+        rewrite(anchor, tiles, &outer, &s.params, promoted, &staged)
     }
 }
 
@@ -836,7 +856,7 @@ unsafe fn loads_of(op: MlirOperation, m: MlirValue) -> usize {
 /// `a` (on the anchor's `d` loop counters and the scop's parameters) as an affine
 /// expression of dims `d0 .. d(d-1)` (the counters) then one per parameter, in the
 /// order of `params`; `None` for a rational one or an unknown parameter.
-unsafe fn affine_of(
+pub(super) unsafe fn affine_of(
     ctx: MlirContext,
     a: &Aff,
     d: usize,
@@ -907,6 +927,7 @@ unsafe fn rewrite(
     outer: &[MlirValue],
     params: &[(String, MlirValue)],
     promoted: Vec<Promotion>,
+    staged: &[stage_stores::Staging],
 ) -> Result<(), String> {
     unsafe {
         let ctx = mlirOperationGetContext(anchor);
@@ -970,7 +991,7 @@ unsafe fn rewrite(
                 .collect();
             placed(instantiate(at, &text, &copy_args)?.1);
             for l in &p.loads {
-                retarget(*l, shared, &offsets);
+                retarget(*l, 0, shared, &offsets);
             }
             let what = format!(
                 "promoted to shared memory: a {} box of {elem} per tile ({} bytes), {}",
@@ -980,6 +1001,7 @@ unsafe fn rewrite(
             );
             tessel_dialects::tesselEmitRemark(loc, string_ref(&what));
         }
+        stage_stores::rewrite(anchor, at, &inputs, staged)?;
         let barrier = "func.func @b() {\n  gpu.barrier\n  return\n}";
         let loc = mlirOperationGetLocation(anchor);
         for o in instantiate(at, barrier, &[])?.1 {
@@ -996,9 +1018,15 @@ unsafe fn rewrite(
     }
 }
 
-/// Points `load` (an `affine.load` of the promoted array) at `shared`, its subscripts
-/// minus `offsets` (new dims of its map).
-unsafe fn retarget(load: MlirOperation, shared: MlirValue, offsets: &[MlirValue]) {
+/// Points `load` (an `affine.load` of the promoted array, or with `first` 1 an
+/// `affine.store`: the memref's operand) at `shared`, its subscripts minus `offsets`
+/// (new dims of its map).
+pub(super) unsafe fn retarget(
+    load: MlirOperation,
+    first: usize,
+    shared: MlirValue,
+    offsets: &[MlirValue],
+) {
     unsafe {
         let ctx = mlirOperationGetContext(load);
         let map = mlirAffineMapAttrGetValue(attr(load, "map"));
@@ -1023,10 +1051,12 @@ unsafe fn retarget(load: MlirOperation, shared: MlirValue, offsets: &[MlirValue]
         let old: Vec<MlirValue> = (0..mlirOperationGetNumOperands(load))
             .map(|k| mlirOperationGetOperand(load, k))
             .collect();
-        let mut operands = vec![shared];
-        operands.extend_from_slice(&old[1..1 + nd as usize]);
+        let mut operands = old[..first].to_vec();
+        operands.push(shared);
+        let dims = first + 1 + nd as usize;
+        operands.extend_from_slice(&old[first + 1..dims]);
         operands.extend_from_slice(offsets);
-        operands.extend_from_slice(&old[1 + nd as usize..]);
+        operands.extend_from_slice(&old[dims..]);
         mlirOperationSetOperands(load, operands.len() as isize, operands.as_ptr());
         mlirOperationSetAttributeByName(load, string_ref("map"), mlirAffineMapAttrGet(new));
     }

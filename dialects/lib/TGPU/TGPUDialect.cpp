@@ -119,9 +119,32 @@ LogicalResult TileCopyOp::verifyFold(int64_t fold) {
   return success();
 }
 
+/// The checks of a copy-out with a `where` condition: one dimension per global
+/// index, one symbol per operand.
+LogicalResult TileCopyOp::verifyCondition(IntegerSet set) {
+  if (!isCopyOut())
+    return emitOpError("a where condition is for a copy-out (shared src) only");
+  auto globalType = cast<MemRefType>(getDst().getType());
+  if (set.getNumDims() != globalType.getRank())
+    return emitOpError() << "the where condition has " << set.getNumDims()
+                         << " dimensions but the global side has rank "
+                         << globalType.getRank();
+  if (set.getNumSymbols() != getSymbols().size())
+    return emitOpError() << "the where condition has " << set.getNumSymbols()
+                         << " symbols but " << getSymbols().size()
+                         << " operands are given";
+  return success();
+}
+
 LogicalResult TileCopyOp::verify() {
   auto srcType = cast<MemRefType>(getSrc().getType());
   auto dstType = cast<MemRefType>(getDst().getType());
+  if (std::optional<IntegerSet> set = getCondition()) {
+    if (failed(verifyCondition(*set)))
+      return failure();
+  } else if (!getSymbols().empty()) {
+    return emitOpError("symbols without a where condition");
+  }
   std::optional<int64_t> fold = getFold();
   if (fold)
     return verifyFold(*fold);

@@ -50,7 +50,7 @@ def TGPU_AllocSharedOp : TGPU_Op<"alloc_shared"> {
   }];
 }
 
-def TGPU_TileCopyOp : TGPU_Op<"tile_copy"> {
+def TGPU_TileCopyOp : TGPU_Op<"tile_copy", [AttrSizedOperandSegments]> {
   let summary = "cooperative copy of a tile between global and shared memory";
   let description = [{
     All threads of the block copy one rectangular tile of shape `tile`
@@ -82,6 +82,13 @@ def TGPU_TileCopyOp : TGPU_Op<"tile_copy"> {
     elements padded to the buffer's row width spread strided accesses over
     the banks.
 
+    An optional `where` condition (a copy-out only) is an integer set whose
+    dimensions are the global indices of an element (one per dimension of the
+    global side) and whose symbols are the `symbols` operands: an element is
+    copied back only where it is in the set (write staging,
+    `tessel-promote-shared`: the elements the block's stores wrote, as isl
+    finds them).
+
     Verifier: `src` and `dst` have the same rank (with `fold`: the global
     side rank 1, the shared side rank 2) and element type, there is one
     offset and one positive `tile` entry per dimension of the global side,
@@ -89,13 +96,19 @@ def TGPU_TileCopyOp : TGPU_Op<"tile_copy"> {
     never with `fold`) is a permutation of `0..rank`, and the tile fits in the
     (static) shared buffer: `tile[permutation[d]] <= shared.shape[d]` (the
     identity without `permutation`); with `fold`, `0 < W <= shared.shape[1]`
-    and `tile[0] <= shared.shape[0] * W`.
+    and `tile[0] <= shared.shape[0] * W`; a `where` condition only on a copy-out,
+    with one dimension per dimension of the global side and one symbol per
+    `symbols` operand (and no `symbols` without it).
 
     ```mlir
     tgpu.tile_copy %A to %sA offsets [%i, %k] tile [32, 32]
         : memref<1024x1024xf32> to memref<32x33xf32, #gpu.address_space<workgroup>>
     tgpu.tile_copy %sC to %C offsets [%i, %j] tile [32, 32]
         : memref<32x32xf32, #gpu.address_space<workgroup>> to memref<?x?xf32>
+    // only the elements on or below the diagonal, and before row %n
+    tgpu.tile_copy %sC to %C offsets [%i, %j]
+        where affine_set<(d0, d1)[s0] : (d0 - d1 >= 0, s0 - d0 - 1 >= 0)> [%n]
+        tile [32, 32] : memref<32x33xf32, #gpu.address_space<workgroup>> to memref<?x?xf32>
     // a 256x8 tile stored as 8x256: global (%i + a, b) at shared (b, a)
     tgpu.tile_copy %P to %sP offsets [%i, %c0] tile [256, 8] {permutation = array<i64: 1, 0>}
         : memref<4096x8xf32> to memref<8x260xf32, #gpu.address_space<workgroup>>
@@ -109,13 +122,16 @@ def TGPU_TileCopyOp : TGPU_Op<"tile_copy"> {
     Arg<AnyMemRef, "the memref read from", [MemRead]>:$src,
     Arg<AnyMemRef, "the memref written to", [MemWrite]>:$dst,
     Variadic<Index>:$offsets,
+    Variadic<Index>:$symbols,
     DenseI64ArrayAttr:$tile,
+    OptionalAttr<IntegerSetAttr>:$condition,
     OptionalAttr<DenseI64ArrayAttr>:$permutation,
     OptionalAttr<I64Attr>:$fold
   );
   let assemblyFormat = [{
-    $src `to` $dst `offsets` ` ` `[` $offsets `]` `tile` $tile attr-dict
-    `:` type($src) `to` type($dst)
+    $src `to` $dst `offsets` ` ` `[` $offsets `]`
+    (`where` $condition^ `[` $symbols `]`)?
+    `tile` $tile attr-dict `:` type($src) `to` type($dst)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -127,6 +143,8 @@ def TGPU_TileCopyOp : TGPU_Op<"tile_copy"> {
     ::mlir::Value getGlobalMemref() { return isCopyOut() ? getDst() : getSrc(); }
     /// The checks of a copy with `fold`.
     ::mlir::LogicalResult verifyFold(int64_t fold);
+    /// The checks of a copy-out with a `where` condition.
+    ::mlir::LogicalResult verifyCondition(::mlir::IntegerSet set);
   }];
 }
 
