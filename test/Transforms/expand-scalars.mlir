@@ -24,13 +24,13 @@
 // SCHED: affine.for
 // SCHED: affine.for
 // SCHED: tpoly.band = {{[0-9]+}} : i64, tpoly.member = 1 : i64, tpoly.permutable
-// Then in the default pipeline, each block's 256 rows are staged 8 columns at a time
+// Then in the default pipeline, each block's 256 rows are staged 16 columns at a time
 // through shared memory, read along the rows (coalesced) and transposed (paper 004
 // Fig. 4).
 // OPT-LABEL: func.func @row_sum(
 // OPT: gpu.alloc  (%{{.*}}) : memref<?xf64>
-// OPT: tgpu.alloc_shared [8, 256] padding [0, 2] : memref<8x258xf64, #gpu.address_space<workgroup>>
-// OPT: tgpu.tile_copy %{{.*}} to %{{.*}} offsets [%{{.*}}, %{{.*}}] tile [256, 8] {permutation = array<i64: 1, 0>}
+// OPT: tgpu.alloc_shared [16, 256] padding [0, 2] : memref<16x258xf64, #gpu.address_space<workgroup>>
+// OPT: tgpu.tile_copy %{{.*}} to %{{.*}} offsets [%{{.*}}, %{{.*}}] tile [256, 16] {permutation = array<i64: 1, 0>}
 // OPT-LABEL: func.func @offset(
 func.func @row_sum(%n: index, %A: memref<?x?xf64>, %x: memref<?xf64>, %y: memref<?xf64>) {
   tpoly.scop {

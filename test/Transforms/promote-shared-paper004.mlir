@@ -7,16 +7,16 @@
 // tessel-tile can tile in i only (the FUSED remark): the j loop stays whole and A is
 // read uncoalesced. With fuse=auto (the default) the scop is scheduled again without
 // fusion: the initialization is a nest of its own, and the product's band (i, j) tiles
-// whole. Each iteration of the j tile loop then copies a 256x8 box of A with
+// whole. Each iteration of the j tile loop then copies a 256x16 box of A with
 // consecutive threads on consecutive elements of its rows (coalesced, the
 // "Coalesced Loads" of Fig. 4), the threads read their rows from shared memory, and a
 // barrier ends the iteration. tessel-pad-banks stores the box transposed (paper 000
-// Fig. 4: lanes one row apart, stride == row width), 8 rows of 256 + 1 floats, so that
+// Fig. 4: lanes one row apart, stride == row width), 16 rows of 256 + 1 floats, so that
 // the threads read along its rows and the copy's writes down its columns fall in
 // different banks.
 
 // REMARK: remark: scop scheduled without fusing its strongly connected components: fused, a band's members were not perfectly nested
-// REMARK: remark: promoted to shared memory: a 256x8 box of f32 per tile (8192 bytes), read uncoalesced by thread x, copied by rows
+// REMARK: remark: promoted to shared memory: a 256x16 box of f32 per tile (16384 bytes), read uncoalesced by thread x, copied by rows
 // REMARK: remark: shared buffer transposed (paper 000 Fig. 4: read down a column, stride == row width), padded by 1 element per row
 // FUSED: remark: band tiled in its first member only: the next member is not the only operation in the loop above it
 
@@ -31,19 +31,19 @@
 // The product: tiles of 256 rows (blocks), then the j tiles in sequence.
 // CHECK: affine.for %[[TI:.*]] = 0 to
 // CHECK: affine.for %[[TJ:.*]] = 0 to
-// CHECK: %[[S:.*]] = tgpu.alloc_shared [8, 256] padding [0, 1] : memref<8x257xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[S:.*]] = tgpu.alloc_shared [16, 256] padding [0, 1] : memref<16x257xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[O0:.*]] = affine.apply #{{.*}}(%[[TI]], %[[TJ]], %{{.*}})
 // CHECK: %[[O1:.*]] = affine.apply #{{.*}}(%[[TI]], %[[TJ]], %{{.*}})
-// CHECK: tgpu.tile_copy %[[A:.*]] to %[[S]] offsets [%[[O0]], %[[O1]]] tile [256, 8] {permutation = array<i64: 1, 0>} : memref<?x?xf32> to memref<8x257xf32, #gpu.address_space<workgroup>>
+// CHECK: tgpu.tile_copy %[[A:.*]] to %[[S]] offsets [%[[O0]], %[[O1]]] tile [256, 16] {permutation = array<i64: 1, 0>} : memref<?x?xf32> to memref<16x257xf32, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
 // CHECK: affine.for %[[I:.*]] = #{{.*}}(%[[TI]]) to
 // CHECK: affine.for %[[J:.*]] = #{{.*}}(%[[TJ]]) to
-// CHECK: affine.load %[[S]][%[[J]] - %[[O1]], %[[I]] - %[[O0]]] : memref<8x257xf32, #gpu.address_space<workgroup>>
+// CHECK: affine.load %[[S]][%[[J]] - %[[O1]], %[[I]] - %[[O0]]] : memref<16x257xf32, #gpu.address_space<workgroup>>
 // CHECK-NOT: affine.load %[[A]]
 // CHECK: } {tpoly.band = 1 : i64, tpoly.member = 1 : i64, tpoly.permutable, tpoly.point}
 // CHECK: } {tpoly.band = 1 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable, tpoly.point}
 // CHECK-NEXT: gpu.barrier
-// CHECK-NEXT: } {tpoly.band = 1 : i64, tpoly.member = 1 : i64, tpoly.permutable, tpoly.tile = 8 : i64}
+// CHECK-NEXT: } {tpoly.band = 1 : i64, tpoly.member = 1 : i64, tpoly.permutable, tpoly.tile = 16 : i64}
 
 module {
   func.func @matvec(%n: index, %A: memref<?x?xf32>, %x: memref<?xf32>, %y: memref<?xf32>) {

@@ -15,8 +15,8 @@
 
 // Paper 004 Fig. 2 and 4: a thread per row of A (rows bx * 64 + tx, the last block
 // partly past the 100 rows), each summing its row along j: the threads of a warp read
-// 32 rows, one element of each. Staged, the block walks its rows 8 columns at a time:
-// the threads copy the 64x8 box with consecutive threads on consecutive elements, a
+// 32 rows, one element of each. Staged, the block walks its rows 16 columns at a time:
+// the threads copy the 64x16 box with consecutive threads on consecutive elements, a
 // barrier, then each thread (the rows past 100 only help copy) reads its row from
 // shared memory, and a barrier ends the step. The initialization before the loop and
 // the store after it keep the guard, each in a `scf.if` of its own.
@@ -30,27 +30,27 @@
 // CHECK: scf.if %[[VALID]] {
 // CHECK-NEXT: memref.store %{{.*}}, %[[ACC:.*]][] : memref<i32>
 // CHECK-NEXT: }
-// The loop in steps of 8 columns, run by every thread of the block.
+// The loop in steps of 16 columns, run by every thread of the block.
 // CHECK: scf.for %[[JT:.*]] = %{{.*}} to %{{.*}} step %[[W:.*]] {
 // CHECK: %[[END:.*]] = arith.addi %[[JT]], %[[W]] : index
 // CHECK: %[[HI:.*]] = arith.minsi %[[END]], %{{.*}} : index
 // CHECK-NEXT: %[[FIRST:.*]] = arith.maxsi %[[JT]], %{{.*}} : index
-// CHECK: %[[S:.*]] = tgpu.alloc_shared [64, 8] padding [0, 1] : memref<64x9xi32, #gpu.address_space<workgroup>>
-// CHECK: tgpu.tile_copy %[[A:.*]] to %[[S]] offsets [%{{.*}}, %{{.*}}] tile [64, 8] : memref<100x37xi32> to memref<64x9xi32, #gpu.address_space<workgroup>>
+// CHECK: %[[S:.*]] = tgpu.alloc_shared [64, 16] padding [0, 1] : memref<64x17xi32, #gpu.address_space<workgroup>>
+// CHECK: tgpu.tile_copy %[[A:.*]] to %[[S]] offsets [%{{.*}}, %{{.*}}] tile [64, 16] : memref<100x37xi32> to memref<64x17xi32, #gpu.address_space<workgroup>>
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: scf.if %[[VALID]] {
 // CHECK-NEXT: scf.for %[[J:.*]] = %[[FIRST]] to %[[HI]] step
 // CHECK: %[[D:.*]] = arith.subi %[[J]], %[[JT]] : index
-// CHECK: memref.load %[[S]][%[[TX]], %{{.*}}] : memref<64x9xi32, #gpu.address_space<workgroup>>
+// CHECK: memref.load %[[S]][%[[TX]], %{{.*}}] : memref<64x17xi32, #gpu.address_space<workgroup>>
 // CHECK-NOT: memref.load %[[A]]
 // CHECK: memref.store %{{.*}}, %{{.*}}[%[[ROW]]] : memref<100xi32>
 // CHECK: } {tessel.staged}
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: } {tessel.staged}
-// The reversed loop: columns 36 - j, the box at 36 - jt - 7.
+// The reversed loop: columns 36 - j, the box at 36 - jt - 15.
 // CHECK: scf.for %[[JT2:.*]] = %{{.*}} to %{{.*}} step
-// CHECK: tgpu.alloc_shared [64, 8] padding [0, 1]
+// CHECK: tgpu.alloc_shared [64, 16] padding [0, 1]
 // CHECK: scf.if %[[VALID]] {
 // CHECK: arith.subi %[[JT2]], %{{.*}} : index
 // CHECK: } {tessel.staged}
@@ -67,11 +67,11 @@
 // stores to it and reads it back there, and the box goes back to B after the step
 // (paper 004 Fig. 4's "coalesced stores"), a barrier before the first step (the
 // threads' accesses to B before the loop) and after each copy back. C stays global.
-// STORES: memref.store %{{.*}}, %[[SB:.*]][%{{.*}}, %{{.*}}] : memref<64x9xi32, #gpu.address_space<workgroup>>
-// STORES: memref.load %[[SB]][%{{.*}}, %{{.*}}] : memref<64x9xi32, #gpu.address_space<workgroup>>
+// STORES: memref.store %{{.*}}, %[[SB:.*]][%{{.*}}, %{{.*}}] : memref<64x17xi32, #gpu.address_space<workgroup>>
+// STORES: memref.load %[[SB]][%{{.*}}, %{{.*}}] : memref<64x17xi32, #gpu.address_space<workgroup>>
 // STORES: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<37x100xi32>
 // STORES: gpu.barrier
-// STORES-NEXT: tgpu.tile_copy %[[SB]] to %[[B:.*]] offsets [%{{.*}}, %{{.*}}] tile [64, 8] : memref<64x9xi32, #gpu.address_space<workgroup>> to memref<100x37xi32>
+// STORES-NEXT: tgpu.tile_copy %[[SB]] to %[[B:.*]] offsets [%{{.*}}, %{{.*}}] tile [64, 16] : memref<64x17xi32, #gpu.address_space<workgroup>> to memref<100x37xi32>
 // STORES-NEXT: gpu.barrier
 // STORES-NEXT: } {tessel.staged}
 // STORES-NOT: memref.store %{{.*}}, %[[B]]
@@ -123,7 +123,7 @@ module attributes {gpu.container_module} {
         memref.store %z, %acc[] : memref<i32>
         scf.for %j = %c0 to %c37 step %c1 {
           %s = memref.load %acc[] : memref<i32>
-          // REMARK: stage-rows.mlir:[[@LINE+1]]:{{[0-9]+}}: remark: staged through shared memory: a 64x8 box of i32 per 8 iterations of the loop, copied in by rows (the threads of a warp read it down a column of it)
+          // REMARK: stage-rows.mlir:[[@LINE+1]]:{{[0-9]+}}: remark: staged through shared memory: a 64x16 box of i32 per 16 iterations of the loop, copied in by rows (the threads of a warp read it down a column of it)
           %a = memref.load %A[%row, %j] : memref<100x37xi32>
           %jv = arith.index_cast %j : index to i32
           %p = arith.muli %a, %jv : i32

@@ -23,9 +23,10 @@
 // CHECK-NEXT: } {tpoly.band = 0 : i64, tpoly.coincident, tpoly.member = 0 : i64, tpoly.permutable, tpoly.tile = 32 : i64}
 // Without sizes: 64 for i, the one coincident member (tessel-map-to-gpu maps its
 // points to a block's threads: 256 of them, halved down to 64 while the grid would
-// have fewer than 64 blocks, here 100 rows), 8 for j (run in sequence by each thread).
+// have fewer than 64 blocks, here 100 rows), 16 for j (run in sequence by each thread:
+// a row reduction's staged steps of 16 columns).
 // DEFAULT-LABEL: func.func @rect(
-// DEFAULT: tpoly.scop tile_sizes [64, 8] {
+// DEFAULT: tpoly.scop tile_sizes [64, 16] {
 func.func @rect(%A: memref<100x100xf32>, %x: f32) {
   tpoly.scop {
     affine.for %i = 0 to 100 {
@@ -47,7 +48,7 @@ func.func @rect(%A: memref<100x100xf32>, %x: f32) {
 // DEFAULT: tpoly.scop tile_sizes [256] {
 // DEFAULT: tpoly.scop tile_sizes [128] {
 // DEFAULT: tpoly.scop tile_sizes [64] {
-// DEFAULT: tpoly.scop tile_sizes [64, 8] {
+// DEFAULT: tpoly.scop tile_sizes [64, 16] {
 func.func @rows(%A: memref<20000xf32>, %M: memref<4096x64xf32>, %y: memref<4096xf32>, %n: index) {
   tpoly.scop {
     affine.for %i = 0 to 20000 {

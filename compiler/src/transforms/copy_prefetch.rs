@@ -8,7 +8,8 @@
 //! A `tgpu.tile_copy` into shared memory is prefetched when
 //! - it stands in the body of an `scf.for` over `index` before the body's first
 //!   `gpu.barrier`;
-//! - each thread of the smallest block the launch may have takes at most 8 of its
+//! - each thread of the smallest block the launch may have takes at most 16
+//!   ([`MAX_EVEN_UNROLL`]) of its
 //!   elements, so that one step of straight-line code holds them (a larger block
 //!   leaves the last ones outside the tile);
 //! - nothing in the launch writes its source, nor a view of it (reading it an iteration

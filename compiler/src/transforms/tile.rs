@@ -20,7 +20,11 @@
 //! thread, 32 beside two mapped members (a 32x32x32 tile of a matrix product: its
 //! shared boxes stay within 8 KiB of f64 each; thread x's tile then widens to 64 or 128
 //! where the grid keeps 2 or 4 times [`MIN_BLOCKS`] blocks, a register tile of 2 or 4
-//! columns per thread: [`register_rows`]), else 8; in a band without a coincident
+//! columns per thread: [`register_rows`]), 16 beside one mapped member in a band of
+//! two (a row reduction: each step stages a box of the block's rows and 16 columns,
+//! which `tessel-lower-shared` copies and prefetches at 16 elements per thread of a
+//! 64-thread block: matvec of 4096 rows on sim's gtx690 ran 415.5 us with 8, 352.5 with
+//! 16, at DRAM's floor), else 8; in a band without a coincident
 //! member, 32 for each of one or two members and 8 for deeper bands. The sizes of the
 //! first band tiled are recorded as the scop's `tile_sizes`. A scop with
 //! `tessel.tile = false` (`tessel-autotune`'s choice) is left untiled.
@@ -229,7 +233,7 @@ unsafe fn next_member(l: MlirOperation, band: i64, m: i64) -> Option<MlirOperati
 /// first): the members `tessel-map-to-gpu` maps to threads ([`mapped`]) get a thread per
 /// point (256 for one, or fewer for a short loop: [`one_dimensional`]; 32 each for two;
 /// for three, 32 for the one thread x takes, 8 and
-/// 4 for the others; smaller for a small grid: [`small_grid`]), the others 32 beside two mapped members, else 8; a band without a
+/// 4 for the others; smaller for a small grid: [`small_grid`]), the others 32 beside two mapped members, 16 beside one in a band of two, else 8; a band without a
 /// coincident member 32 for each of one or two members and 8 for deeper bands.
 pub(crate) unsafe fn rule(loops: &[MlirOperation], min_blocks: i64) -> Vec<i64> {
     let n = loops.len();
@@ -240,7 +244,12 @@ pub(crate) unsafe fn rule(loops: &[MlirOperation], min_blocks: i64) -> Vec<i64> 
     }
     match mapped.len() {
         0 => {}
-        1 => default[mapped[0]] = unsafe { one_dimensional(loops[mapped[0]], min_blocks) },
+        1 => {
+            if n == 2 {
+                default = vec![16; n];
+            }
+            default[mapped[0]] = unsafe { one_dimensional(loops[mapped[0]], min_blocks) }
+        }
         2 => {
             // A 32x32 tile's members run in sequence by 32 too: a matrix product's k
             // tile then reads 32x32 boxes (4 KiB of f32, 8 KiB of f64 each), and every
