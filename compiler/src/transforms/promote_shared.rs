@@ -930,7 +930,6 @@ unsafe fn rewrite(
     staged: &[stage_stores::Staging],
 ) -> Result<(), String> {
     unsafe {
-        let ctx = mlirOperationGetContext(anchor);
         let b = body(anchor);
         let at = mlirBlockGetFirstOperation(b);
         let inputs: Vec<MlirValue> = outer
@@ -940,40 +939,17 @@ unsafe fn rewrite(
             .collect();
         for p in &promoted {
             let t = mlirValueGetType(p.array);
-            let elem = print_type(mlirShapedTypeGetElementType(t));
-            let shape: Vec<String> = p.sizes.iter().map(|s| s.to_string()).collect();
-            let zeros = vec!["0"; p.sizes.len()].join(", ");
-            let st = format!(
-                "memref<{}x{elem}, #gpu.address_space<workgroup>>",
-                shape.join("x")
-            );
-            let text = format!(
-                "func.func @alloc() -> {st} {{\n  %s = tgpu.alloc_shared [{}] padding [{zeros}] : {st}\n  return %s : {st}\n}}",
-                shape.join(", ")
-            );
             // The new operations stand at the array's read.
             let loc = mlirOperationGetLocation(p.loads[p.loads.len() - 1]);
+            let (shared, offsets, st) =
+                shared_box(at, p.array, (&p.sizes, &p.offsets), &inputs, loc)?;
+            let elem = print_type(mlirShapedTypeGetElementType(t));
+            let shape: Vec<String> = p.sizes.iter().map(|s| s.to_string()).collect();
             let placed = |made: Vec<MlirOperation>| {
                 for o in made {
                     mlirOperationSetLocation(o, loc);
                 }
             };
-            let (shared, made) = instantiate(at, &text, &[])?;
-            placed(made);
-            let shared = shared[0];
-            // The box's offsets.
-            let mut offsets = Vec::new();
-            for e in &p.offsets {
-                let map =
-                    mlirAffineMapGet(ctx, inputs.len() as isize, 0, 1, [*e].as_ptr() as *mut _);
-                offsets.push(crate::mlir::affine_op(
-                    "affine.apply",
-                    map,
-                    &inputs,
-                    at,
-                    loc,
-                ));
-            }
             let args: Vec<String> = (0..offsets.len())
                 .map(|k| format!("%o{k}: index"))
                 .collect();
@@ -1015,6 +991,46 @@ unsafe fn rewrite(
             }
         }
         Ok(())
+    }
+}
+
+/// A `tgpu.alloc_shared` of a box of `sizes` elements of `array`'s element type before
+/// `at`, and the box's offsets (`affine.apply` of `exprs` on `inputs`, the loops
+/// outside the anchor and the parameters), at `loc`: the buffer, the offsets and the
+/// buffer's type.
+pub(super) unsafe fn shared_box(
+    at: MlirOperation,
+    array: MlirValue,
+    (sizes, exprs): (&[i64], &[MlirAffineExpr]),
+    inputs: &[MlirValue],
+    loc: MlirLocation,
+) -> Result<(MlirValue, Vec<MlirValue>, String), String> {
+    unsafe {
+        let ctx = mlirOperationGetContext(at);
+        let elem = print_type(mlirShapedTypeGetElementType(mlirValueGetType(array)));
+        let shape: Vec<String> = sizes.iter().map(|s| s.to_string()).collect();
+        let zeros = vec!["0"; sizes.len()].join(", ");
+        let st = format!(
+            "memref<{}x{elem}, #gpu.address_space<workgroup>>",
+            shape.join("x")
+        );
+        let text = format!(
+            "func.func @alloc() -> {st} {{\n  %s = tgpu.alloc_shared [{}] padding [{zeros}] : {st}\n  return %s : {st}\n}}",
+            shape.join(", ")
+        );
+        let (shared, made) = instantiate(at, &text, &[])?;
+        for o in made {
+            mlirOperationSetLocation(o, loc);
+        }
+        let offsets = exprs
+            .iter()
+            .map(|e| {
+                let map =
+                    mlirAffineMapGet(ctx, inputs.len() as isize, 0, 1, [*e].as_ptr() as *mut _);
+                crate::mlir::affine_op("affine.apply", map, inputs, at, loc)
+            })
+            .collect();
+        Ok((shared[0], offsets, st))
     }
 }
 

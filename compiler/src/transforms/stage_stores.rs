@@ -46,7 +46,7 @@
 //!     where affine_set<(d0, d1)[s0, s1] : (d0 - d1 >= 0)> [%ti, %tj] tile [32, 32] : ...
 //! ```
 
-use super::promote_shared::{affine_of, isl, retarget};
+use super::promote_shared::{affine_of, isl, retarget, shared_box};
 use crate::analysis::coalescing::{element_bytes, uncoalesced};
 use crate::analysis::import::{access_of, Scop};
 use crate::analysis::isl_ctx::{read_union_map, read_union_set};
@@ -364,24 +364,8 @@ pub(super) unsafe fn rewrite(
             let t = mlirValueGetType(p.array);
             let elem = print_type(mlirShapedTypeGetElementType(t));
             let shape: Vec<String> = p.sizes.iter().map(|s| s.to_string()).collect();
-            let zeros = vec!["0"; p.sizes.len()].join(", ");
-            let st = format!(
-                "memref<{}x{elem}, #gpu.address_space<workgroup>>",
-                shape.join("x")
-            );
-            let text = format!(
-                "func.func @alloc() -> {st} {{\n  %s = tgpu.alloc_shared [{}] padding [{zeros}] : {st}\n  return %s : {st}\n}}",
-                shape.join(", ")
-            );
-            let (made, ops) = instantiate(at, &text, &[])?;
-            placed(ops);
-            let shared = made[0];
-            let mut offsets = Vec::new();
-            for e in &p.offsets {
-                let map =
-                    mlirAffineMapGet(ctx, inputs.len() as isize, 0, 1, [*e].as_ptr() as *mut _);
-                offsets.push(crate::mlir::affine_op("affine.apply", map, inputs, at, loc));
-            }
+            let (shared, offsets, st) =
+                shared_box(at, p.array, (&p.sizes, &p.offsets), inputs, loc)?;
             for st in &p.stores {
                 retarget(*st, 1, shared, &offsets);
             }
