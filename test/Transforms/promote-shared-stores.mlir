@@ -14,8 +14,11 @@
 // diagonal. Thread x takes j (the load and the first store along rows); the mirror
 // `A[j][i]` would store down columns. Its box per 32x32 tile is the transposed tile,
 // of which a diagonal tile writes the lower triangle (`d0 - d1 >= 0`), and the last
-// tiles the rows before 60 (the copy skips what lies outside the array anyway).
-// CHECK: #[[$SET:set[0-9]*]] = affine_set<(d0, d1)[s0, s1] : (-d0 + 59 >= 0, d0 - d1 >= 0)>
+// tiles the rows before 60 (the copy skips what lies outside the array anyway); isl's
+// gist is taken in the box of every tile, so a tile where the store has no instance
+// (`s0 < 0`) would copy nothing back.
+// CHECK: #[[$SET:set[0-9]*]] = affine_set<(d0, d1)[s0, s1] : (s0 >= 0, d0 - d1 >= 0, -d0 + 59 >= 0)>
+// CHECK: #[[$TILES:set[0-9]*]] = affine_set<(d0, d1)[s0, s1] : (s0 >= 0, -s0 + 1 >= 0, s1 >= 0, -s1 + 1 >= 0)>
 // CHECK-LABEL: func.func @mirror(
 // CHECK: affine.for %[[TI:.*]] = 0 to 2 {
 // CHECK-NEXT: affine.for %[[TJ:.*]] = #{{.*}}(%[[TI]]) to 2 {
@@ -41,13 +44,13 @@ func.func @mirror(%A: memref<60x60xf64>, %d: f64) {
 }
 
 // A scaled copy stored both ways: thread x on j (the load and C's store), B's store
-// down columns is staged; every tile writes its whole box, so the copy has no
-// condition.
+// down columns is staged; every tile writes its whole box, so the copy's condition
+// only bounds the tiles.
 // CHECK-LABEL: func.func @both_ways(
 // CHECK: %[[S:.*]] = tgpu.alloc_shared [32, 32] padding [0, 0] : memref<32x32xf64, #gpu.address_space<workgroup>>
 // CHECK: affine.store %{{.*}}, %[[S]][
 // CHECK: gpu.barrier
-// CHECK-NEXT: tgpu.tile_copy %[[S]] to %arg1 offsets [%{{.*}}, %{{.*}}] tile [32, 32] : memref<32x32xf64, #gpu.address_space<workgroup>> to memref<64x64xf64>
+// CHECK-NEXT: tgpu.tile_copy %[[S]] to %arg1 offsets [%{{.*}}, %{{.*}}] where #[[$TILES]][%{{.*}}, %{{.*}}] tile [32, 32] : memref<32x32xf64, #gpu.address_space<workgroup>> to memref<64x64xf64>
 func.func @both_ways(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>) {
   affine.for %i = 0 to 64 {
     affine.for %j = 0 to 64 {

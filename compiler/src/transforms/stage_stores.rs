@@ -15,8 +15,9 @@
 //!   store has instances there (not a diagonal `A[i][i]`, whose box the copy back
 //!   would walk whole for a few elements), and are the elements of the box that a
 //!   conjunction of affine constraints on their indices, the anchor's counters and
-//!   the parameters selects (isl's gist of the writes in the box: none for a full
-//!   tile, `a0 >= a1` for a diagonal tile of a triangle);
+//!   the parameters selects (isl's gist of the writes in the box of every anchor
+//!   iteration: the tiles' bounds for a full tile, and `a0 >= a1` for a diagonal tile
+//!   of a triangle);
 //! - nothing reads or writes an element it writes later in the kernel (isl: no pair of
 //!   one of its instances and an access of the array to the same element, the access
 //!   later in the schedule; and the store is its statement's last access to the array),
@@ -246,8 +247,10 @@ unsafe fn within_box(
     let boxed = isl(isl(isl(Map::universe(isl(footprint.get_space())?))?
         .lower_bound_multi_pw_aff(isl(MultiPwAff::from_multi_aff(offset))?))?
     .upper_bound_multi_pw_aff(isl(MultiPwAff::from_multi_aff(upper))?))?;
-    let context = isl(boxed.intersect_domain(isl(isl(footprint.copy())?.domain())?))?;
-    let gist = isl(isl(isl(footprint.gist(context))?.coalesce())?.remove_redundancies())?;
+    // The box of every anchor iteration, not only of those where the store runs: the
+    // copy back runs in all of them, and outside the footprint's domain the condition
+    // must hold nowhere (a tile of the grid where the statement has no instance).
+    let gist = isl(isl(isl(footprint.gist(boxed))?.coalesce())?.remove_redundancies())?;
     if isl(gist.n_basic_map())? != 1 {
         return Ok(None);
     }
