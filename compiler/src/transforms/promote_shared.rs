@@ -164,6 +164,19 @@ pub(super) fn isl<T>(r: Result<T, isl_rs::LibISLError>) -> Result<T, String> {
     r.map_err(|e| format!("isl: {e:?}"))
 }
 
+/// Every element of the array `name` (of `rank` dimensions) of the model.
+pub(super) fn elements_of(
+    ctx: &isl_rs::Context,
+    name: &str,
+    rank: usize,
+) -> Result<UnionSet, String> {
+    let elems: Vec<String> = (0..rank).map(|k| format!("a{k}")).collect();
+    isl(read_union_set(
+        ctx,
+        &format!("{{ {name}[{}] }}", elems.join(", ")),
+    ))
+}
+
 unsafe fn attr(op: MlirOperation, name: &str) -> MlirAttribute {
     unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) }
 }
@@ -376,11 +389,7 @@ unsafe fn promote_band(
             // The array's reads under the anchor, per reference group.
             let groups = match candidate {
                 Ok(loads) => {
-                    let elems: Vec<String> = (0..rank).map(|k| format!("a{k}")).collect();
-                    let universe = isl(read_union_set(
-                        ctx,
-                        &format!("{{ {name}[{}] }}", elems.join(", ")),
-                    ))?;
+                    let universe = elements_of(ctx, name, rank)?;
                     let all = isl(
                         isl(isl(reads.copy())?.intersect_domain(isl(dom_in.copy())?))?
                             .intersect_range(universe),

@@ -47,10 +47,10 @@
 //!     where affine_set<(d0, d1)[s0, s1] : (d0 - d1 >= 0)> [%ti, %tj] tile [32, 32] : ...
 //! ```
 
-use super::promote_shared::{affine_of, isl, retarget, shared_box};
+use super::promote_shared::{affine_of, elements_of, isl, retarget, shared_box};
 use crate::analysis::coalescing::{element_bytes, uncoalesced};
 use crate::analysis::import::{access_of, Scop};
-use crate::analysis::isl_ctx::{read_union_map, read_union_set};
+use crate::analysis::isl_ctx::read_union_map;
 use crate::mlir::{instantiate, op_name, print_attr, print_type, string_ref, within};
 use isl_rs::{DimType, FixedBox, Map, MultiPwAff, UnionMap, UnionSet, Val};
 use mlir_sys::*;
@@ -324,11 +324,7 @@ fn later_access_free(
     m: &Model,
     written: &UnionMap,
 ) -> Result<bool, String> {
-    let elems: Vec<String> = (0..rank).map(|k| format!("a{k}")).collect();
-    let universe = isl(read_union_set(
-        ctx,
-        &format!("{{ {name}[{}] }}", elems.join(", ")),
-    ))?;
+    let universe = elements_of(ctx, name, rank)?;
     let accesses = isl(isl(isl(m.reads.copy())?.union(isl(m.writes.copy())?))?
         .intersect_domain(isl(m.dom_in.copy())?))?;
     let accesses = isl(accesses.intersect_range(universe))?;
