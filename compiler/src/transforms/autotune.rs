@@ -14,6 +14,9 @@
 //! dimensions the rule's sizes with 2, 4 or 1 points per thread (`tessel.coarsen`)
 //! instead of the count chosen at launch; `D` with its outermost member halved or
 //! doubled and with its innermost member doubled, with shared memory, then without.
+//! Right after the untuned build, where `tessel-time-tile` applies to a scop
+//! ([`super::time_tile::applies`]), the untuned build with that scop's steps run 2, then
+//! 4, per kernel (`tessel.time_tile`).
 //!
 //! Each candidate runs, on a copy of the module in a context of its own (the candidates
 //! on all cores), the rest of the default pipeline
@@ -121,6 +124,9 @@ struct Choice {
     /// Points per thread along the outermost thread dimension (`tessel-map-to-gpu`'s
     /// `coarsen`); `None`: chosen at launch.
     coarsen: Option<i64>,
+    /// Steps per kernel of `tessel-time-tile` (`tessel.time_tile`); `None`: not time
+    /// tiled.
+    steps: Option<i64>,
 }
 
 impl Choice {
@@ -138,12 +144,16 @@ impl Choice {
                 None => "rule",
             },
             self.coarsen.map_or("auto".into(), |f| f.to_string())
-        )
+        ) + &self.steps.map(|k| format!("/t{k}")).unwrap_or_default()
     }
 
     fn parse(t: &str) -> Option<Choice> {
         let mut f = t.split('/');
         let (sizes, mem, coarsen) = (f.next()?, f.next()?, f.next()?);
+        let steps = match f.next() {
+            Some(t) => Some(t.strip_prefix('t')?.parse().ok().filter(|k: &i64| *k > 0)?),
+            None => None,
+        };
         if f.next().is_some() {
             return None;
         }
@@ -168,6 +178,7 @@ impl Choice {
                 "auto" => None,
                 n => Some(n.parse().ok().filter(|n: &i64| *n > 0)?),
             },
+            steps,
         })
     }
 
@@ -177,6 +188,7 @@ impl Choice {
             sizes: None,
             shared: None,
             coarsen: None,
+            steps: None,
         }
     }
 
@@ -198,7 +210,11 @@ impl Choice {
             .coarsen
             .map(|f| format!(", {f} points per thread"))
             .unwrap_or_default();
-        format!("{sizes}, {memory}{points}")
+        let steps = self
+            .steps
+            .map(|k| format!(", {k} steps per kernel"))
+            .unwrap_or_default();
+        format!("{sizes}, {memory}{points}{steps}")
     }
 }
 
@@ -289,7 +305,12 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
     let text = unsafe { print_op(op) };
     let all_scops: Vec<MlirOperation> = funcs.iter().flat_map(|f| f.scops.clone()).collect();
     let defaults = rule_sizes(&text, all_scops.len())?;
-    let candidates = candidates(&defaults);
+    // The scops whose steps `tessel-time-tile` can run several per kernel.
+    let stepped: Vec<bool> = all_scops
+        .iter()
+        .map(|s| unsafe { super::time_tile::applies(*s) })
+        .collect();
+    let candidates = candidates(&defaults, &stepped);
     let params: HashMap<String, i64> = funcs.iter().map(|f| (f.name.clone(), f.param)).collect();
     // The rule's candidate first: what it cost to simulate bounds how many others are.
     let (times, within) = evaluate_all(&text, &candidates, gpu, &params, sample, &measure);
@@ -561,6 +582,17 @@ unsafe fn set_choices(scops: &[MlirOperation], choices: &[Choice]) {
                     mlirOperationRemoveAttributeByName(*s, string_ref("tessel.coarsen"));
                 }
             }
+            let steps = string_ref(super::time_tile::STEPS);
+            match c.steps {
+                Some(k) => mlirOperationSetAttributeByName(
+                    *s,
+                    steps,
+                    mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), k),
+                ),
+                None => {
+                    mlirOperationRemoveAttributeByName(*s, steps);
+                }
+            }
         }
     }
 }
@@ -611,7 +643,7 @@ fn diags(d: Vec<crate::mlir::MlirDiag>) -> String {
 
 /// The candidates: for each, one choice per scop (see the module docs); the first is
 /// the untuned build's.
-fn candidates(defaults: &[Option<Vec<i64>>]) -> Vec<Vec<Choice>> {
+fn candidates(defaults: &[Option<Vec<i64>>], stepped: &[bool]) -> Vec<Vec<Choice>> {
     let mut out: Vec<Vec<Choice>> = Vec::new();
     let mut push = |c: Vec<Choice>| {
         if !out.contains(&c) {
@@ -623,8 +655,24 @@ fn candidates(defaults: &[Option<Vec<i64>>]) -> Vec<Vec<Choice>> {
         sizes: None,
         shared: Some(shared),
         coarsen,
+        steps: None,
     };
     push(each(&|_| Choice::untuned()));
+    // Time tiling, 2 or 4 steps per kernel, where it applies (the rest untuned): early,
+    // as a loop of many steps makes each candidate's estimate costly.
+    if stepped.iter().any(|s| *s) {
+        for k in [2, 4] {
+            push(
+                stepped
+                    .iter()
+                    .map(|s| Choice {
+                        steps: s.then_some(k),
+                        ..Choice::untuned()
+                    })
+                    .collect(),
+            );
+        }
+    }
     push(each(&|_| rule(true, None)));
     push(each(&|_| rule(false, None)));
     let tiled = defaults.iter().any(|d| d.is_some());
@@ -635,6 +683,7 @@ fn candidates(defaults: &[Option<Vec<i64>>]) -> Vec<Vec<Choice>> {
             sizes: Some(Vec::new()),
             shared: Some(false),
             coarsen: None,
+            steps: None,
         }));
     }
     // The rule's tiles with a fixed number of points per thread, where a band is tiled
@@ -658,6 +707,7 @@ fn candidates(defaults: &[Option<Vec<i64>>]) -> Vec<Vec<Choice>> {
                 sizes: d.as_deref().and_then(v).filter(|s| Some(s) != d.as_ref()),
                 shared: Some(shared),
                 coarsen: None,
+                steps: None,
             }));
         }
     }
@@ -928,7 +978,7 @@ mod tests {
 
     #[test]
     fn candidates_vary_the_rule_sizes_and_shared_memory() {
-        let c = candidates(&[Some(vec![32, 32])]);
+        let c = candidates(&[Some(vec![32, 32])], &[false]);
         let texts: Vec<String> = c.iter().map(|c| c[0].text()).collect();
         assert_eq!(
             texts,
@@ -949,10 +999,20 @@ mod tests {
             ]
         );
         // One member: outermost and innermost are the same; no coarsening.
-        assert_eq!(candidates(&[Some(vec![256])]).len(), 8);
-        assert_eq!(candidates(&[None, Some(vec![8])]).len(), 8);
+        assert_eq!(candidates(&[Some(vec![256])], &[false]).len(), 8);
+        assert_eq!(candidates(&[None, Some(vec![8])], &[false, false]).len(), 8);
         // No band tiled: the rule's sizes only.
-        assert_eq!(candidates(&[None]).len(), 3);
+        assert_eq!(candidates(&[None], &[false]).len(), 3);
+        // A scop whose steps can be time-tiled: 2 and 4 steps per kernel, the rest
+        // untuned; the other scops untuned.
+        let t = candidates(&[Some(vec![32, 32]), None], &[false, true]);
+        assert_eq!(t.len(), c.len() + 2);
+        let stepped: Vec<String> = t[1..3].iter().map(|c| c[1].text()).collect();
+        assert_eq!(stepped, ["rule/rule/auto/t2", "rule/rule/auto/t4"]);
+        assert_eq!(t[2][0], Choice::untuned());
+        assert_eq!(Choice::parse("rule/rule/auto/t4"), Some(t[2][1].clone()));
+        assert_eq!(Choice::parse("rule/rule/auto/4"), None);
+        assert_eq!(Choice::parse("rule/rule/auto/t0"), None);
         assert_eq!(Choice::parse("16,32/global/auto"), Some(c[10][0].clone()));
         assert_eq!(Choice::parse("rule/rule/auto"), Some(Choice::untuned()));
         assert_eq!(

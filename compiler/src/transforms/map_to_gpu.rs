@@ -192,8 +192,15 @@ enum Action {
     /// The parallel tile loops of a tiled band (up to three, outermost first), their point
     /// loops (in the same order), and the local scalars private to each thread: a kernel
     /// with a block per tile and threads over the tile's points, each thread covering
-    /// several points when the tile is larger than the block.
-    Tiled(Vec<MlirOperation>, Vec<MlirOperation>, Vec<MlirValue>),
+    /// several points when the tile is larger than the block. A time-tiled kernel
+    /// (`tessel-time-tile`) has further groups of point loops, run by the same threads
+    /// one after the other (the last field; empty otherwise).
+    Tiled(
+        Vec<MlirOperation>,
+        Vec<MlirOperation>,
+        Vec<MlirValue>,
+        Vec<Vec<MlirOperation>>,
+    ),
     /// A loop or condition that stays on the host: the plan of each of its blocks.
     Host(Vec<Vec<Action>>),
     /// Statements run by one thread, and the host operations among them (index
@@ -349,6 +356,9 @@ unsafe fn plan_tiled(o: MlirOperation, privacy: &Privacy) -> Option<Action> {
             }
             cur = *c;
         }
+        if has(*tiles.last()?, super::time_tile::TIME_TILED) {
+            return time_tiled(tiles, privacy);
+        }
         let mut tiles = tiles;
         // The most tile loops whose point loops are all found and whose threads can
         // have their own copies of the local scalars (checked down to the deepest point
@@ -367,7 +377,7 @@ unsafe fn plan_tiled(o: MlirOperation, privacy: &Privacy) -> Option<Action> {
                 });
                 if anchored_ok {
                     if let Some(private) = privacy.private(o, found[found.len() - 1]) {
-                        return Some(Action::Tiled(tiles, found, private));
+                        return Some(Action::Tiled(tiles, found, private, Vec::new()));
                     }
                 }
             }
@@ -375,6 +385,64 @@ unsafe fn plan_tiled(o: MlirOperation, privacy: &Privacy) -> Option<Action> {
             points.pop();
         }
         None
+    }
+}
+
+/// A point loop's most points where they exceed its tile's size (`tessel-time-tile`'s
+/// loops over a tile and its halo).
+pub(crate) const EXTENT: &str = "tpoly.extent";
+
+/// The kernel of a time-tiled band (`tessel-time-tile`): its tile loops, each one a
+/// grid dimension, and every group of point loops (one per tile loop, in the same
+/// order) in the innermost tile loop's body, down its conditions (which use no thread's
+/// counter: the block takes them together, barriers inside included).
+unsafe fn time_tiled(tiles: Vec<MlirOperation>, privacy: &Privacy) -> Option<Action> {
+    unsafe fn groups(b: MlirBlock, band: i64, n: usize, out: &mut Vec<Vec<MlirOperation>>) -> bool {
+        for o in unsafe { ops_of(b) } {
+            match unsafe { op_name(o) }.as_str() {
+                "affine.if" => {
+                    for bb in unsafe { blocks(o) } {
+                        if !unsafe { groups(bb, band, n, out) } {
+                            return false;
+                        }
+                    }
+                }
+                "affine.for" => {
+                    let mut group = vec![o];
+                    while group.len() < n {
+                        let ops = unsafe { ops_of(body(group[group.len() - 1])) };
+                        let [c] = ops.as_slice() else { return false };
+                        group.push(*c);
+                    }
+                    let ok = group.iter().enumerate().all(|(m, p)| unsafe {
+                        op_name(*p) == "affine.for"
+                            && has(*p, "tpoly.point")
+                            && int_attr(*p, "tpoly.band") == Some(band)
+                            && int_attr(*p, "tpoly.member") == Some(m as i64)
+                    });
+                    if !ok {
+                        return false;
+                    }
+                    out.push(group);
+                }
+                _ => {}
+            }
+        }
+        true
+    }
+    unsafe {
+        let band = int_attr(tiles[0], "tpoly.band")?;
+        let mut found = Vec::new();
+        if !groups(body(*tiles.last()?), band, tiles.len(), &mut found) || found.is_empty() {
+            return None;
+        }
+        for g in &found {
+            if !privacy.private(tiles[0], g[g.len() - 1])?.is_empty() {
+                return None;
+            }
+        }
+        let first = found.remove(0);
+        Some(Action::Tiled(tiles, first, Vec::new(), found))
     }
 }
 
@@ -403,7 +471,7 @@ pub(crate) unsafe fn tiled_kernels(
     fn collect(actions: Vec<Action>, out: &mut Vec<(Vec<MlirOperation>, Vec<MlirOperation>)>) {
         for a in actions {
             match a {
-                Action::Tiled(tiles, points, _) => out.push((tiles, points)),
+                Action::Tiled(tiles, points, _, _) => out.push((tiles, points)),
                 Action::Host(subs) => subs.into_iter().for_each(|s| collect(s, out)),
                 _ => {}
             }
@@ -422,7 +490,10 @@ unsafe fn shared_in_blocks(scop: MlirOperation, actions: &[Action]) -> Result<()
     fn tiled<'a>(actions: &'a [Action], out: &mut Vec<(&'a [MlirOperation], &'a [MlirOperation])>) {
         for a in actions {
             match a {
-                Action::Tiled(tiles, points, _) => out.push((tiles, points)),
+                Action::Tiled(tiles, points, _, more) => {
+                    out.push((tiles, points));
+                    more.iter().for_each(|g| out.push((tiles, g)));
+                }
                 Action::Host(subs) => subs.iter().for_each(|s| tiled(s, out)),
                 _ => {}
             }
@@ -974,7 +1045,7 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                 mlirOperationDestroy(o);
                 hoist_allocas(k.op);
             },
-            Action::Tiled(tiles, points, _) => unsafe {
+            Action::Tiled(tiles, points, _, more) => unsafe {
                 let o = tiles[0];
                 let n = tiles.len();
                 let counters: Vec<MlirValue> = points.iter().map(|p| iv(*p)).collect();
@@ -982,9 +1053,22 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                 // A thread per point of the tile, within a block's limits: x at most 32
                 // wide (256 for one dimension), at most 1024 threads; a thread covers
                 // several points of a larger tile.
+                // A time-tiled kernel's blocks fit its shared box (the tile loop's
+                // extent) or its widest group of point loops, so that no warp runs a
+                // few of its points alone.
                 let sizes: Vec<i64> = tiles
                     .iter()
-                    .map(|t| int_attr(*t, "tpoly.tile").unwrap_or(32).max(1))
+                    .enumerate()
+                    .map(|(m, t)| {
+                        let tile = int_attr(*t, EXTENT)
+                            .or(int_attr(*t, "tpoly.tile"))
+                            .unwrap_or(32)
+                            .max(1);
+                        more.iter()
+                            .chain(std::iter::once(&points))
+                            .filter_map(|g| int_attr(g[m], EXTENT))
+                            .fold(tile, i64::max)
+                    })
                     .collect();
                 let size = |m: usize| sizes[m];
                 let mut block = [1i64; 3];
@@ -1040,15 +1124,23 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                 // Each point loop over the block's threads, outermost first.
                 // The point loops' counters, and the threads' loops that replace them (a
                 // bound that uses one does not move with a loop run in sequence).
-                let mut mapped: Vec<MlirValue> = points.iter().map(|p| iv(*p)).collect();
-                for (m, p) in points.iter().enumerate() {
+                let groups: Vec<&Vec<MlirOperation>> =
+                    std::iter::once(&points).chain(&more).collect();
+                let mut mapped: Vec<MlirValue> = groups
+                    .iter()
+                    .flat_map(|g| g.iter().map(|p| iv(*p)))
+                    .collect();
+                for (m, p) in groups.iter().flat_map(|g| g.iter().enumerate()) {
                     let d = order.iter().position(|x| *x == m).unwrap_or(0);
                     let [l, h, s] = bounds(*p, *p)?;
+                    // The most points of the loop: its tile's size, or its own extent
+                    // (a time-tiled kernel's loops also cover their tile's halo).
+                    let extent = int_attr(*p, EXTENT).unwrap_or(size(m));
                     // A tile of at most as many points as the block has threads along
                     // d (an extent fixed at compile time): one point per thread.
                     let step = int_attr(*p, "step").unwrap_or(1).max(1);
                     let one_each =
-                        !(at_launch && d == outer) && block[d] >= (size(m) + step - 1) / step;
+                        !(at_launch && d == outer) && block[d] >= (extent + step - 1) / step;
                     let into = match shifting(*p, k.op, &mapped) {
                         // Thread t takes lo + t, under hi.
                         false if one_each => {
@@ -1077,7 +1169,7 @@ unsafe fn apply(actions: Vec<Action>, names: &mut Names) -> Result<(), String> {
                             } else {
                                 // At most this many points per thread, the block's
                                 // extent apart: for tessel-ilp-unroll.
-                                let most = ((size(m) + step - 1) / step + block[d] - 1) / block[d];
+                                let most = ((extent + step - 1) / step + block[d] - 1) / block[d];
                                 mlirOperationSetAttributeByName(
                                     f,
                                     string_ref(super::ilp_unroll::STRIDED),
@@ -1318,7 +1410,7 @@ unsafe fn privatize(actions: &[Action]) {
                 }
             }
             Action::Serial(..) => {}
-            Action::Tiled(tiles, _, private) => unsafe {
+            Action::Tiled(tiles, _, private, _) => unsafe {
                 private_copies(tiles[0], tiles[tiles.len() - 1], private)
             },
             Action::Kernel(loops, private) => unsafe {

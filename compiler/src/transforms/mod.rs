@@ -28,5 +28,6 @@ pub mod share;
 pub mod stage_rows;
 mod stage_stores;
 pub mod tile;
+pub mod time_tile;
 pub mod transfers;
 pub mod uniform_loops;

@@ -202,6 +202,10 @@ unsafe fn promote_scop(scop: MlirOperation, min_reuse: f64) -> Result<(), String
         .union(isl(read_union_map(&ctx, &s.model.may_writes))?))?;
     let schedule = isl(read_union_map(&ctx, &s.model.schedule))?;
     for (tiles, points) in kernels {
+        // A time-tiled kernel has its shared boxes already (`tessel-time-tile`).
+        if crate::mlir::has_attr(tiles[tiles.len() - 1], super::time_tile::TIME_TILED) {
+            continue;
+        }
         unsafe {
             promote_band(
                 scop,
@@ -782,7 +786,7 @@ unsafe fn reference_groups(
 }
 
 /// Records [`TOUCHED`] on `scop` (modelled as `s`) for its arrays of static shape, once.
-unsafe fn record_touched(scop: MlirOperation, s: &Scop) {
+pub(crate) unsafe fn record_touched(scop: MlirOperation, s: &Scop) {
     unsafe {
         if !mlirOperationGetAttributeByName(scop, string_ref(TOUCHED))
             .ptr
