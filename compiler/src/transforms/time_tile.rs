@@ -15,10 +15,11 @@
 //!    body is a run of perfect nests of `d` (1 to 3) loops that `tessel-schedule`
 //!    marked coincident. Their bounds are the same in every nest, one expression of
 //!    values from outside `t` each, so each statement's domain is the same box `D`. A
-//!    statement's body holds only affine loads and stores, `arith` and `math`. Each
-//!    access is to an array of static shape and rank `d`, at `[i0 + c0, ..., i(d-1) +
-//!    c(d-1)]`, the nest's counters in order plus constants. A store is at offset 0:
-//!    statement `q` at step `s` writes its array at `x` for every `x` of `D`.
+//!    statement's body holds only affine loads and stores, `affine.apply`, `arith` and
+//!    `math`. Each access is to an array of static shape and rank `d`, at `[i0 + c0,
+//!    ..., i(d-1) + c(d-1)]`, the nest's counters in order plus constants. A store is
+//!    at offset 0: statement `q` at step `s` writes its array at `x` for every `x` of
+//!    `D`. The statements' bodies may use the counters and `t` in their values.
 //! 2. Halos. For position `(s, q)` (step `s` of the K, statement `q`) the region is the
 //!    tile widened by `lo` below and `hi` above in each dimension. Every statement
 //!    covers at least the tile at every step, so that the tile's final values exist
@@ -539,7 +540,8 @@ unsafe fn plan(t: MlirOperation, k: i64, given: &[i64]) -> Result<Plan, String> 
                         store,
                     });
                 } else if mlirOperationGetNumRegions(o) > 0
-                    || !matches!(name.split('.').next(), Some("arith" | "math"))
+                    || !(matches!(name.split('.').next(), Some("arith" | "math"))
+                        || name == "affine.apply")
                 {
                     return Err(format!("'{name}' in a stencil"));
                 }
