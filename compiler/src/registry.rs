@@ -368,7 +368,7 @@ pub const PASSES: &[PassInfo] = &[
         name: "tessel-time-tile",
         summary: "Overlapped time tiling of iterated stencils: a loop of steps over parallel stencil nests (the same box domain, accesses at the point plus constants) runs `steps` steps per kernel, each block computing its tile and the halo later steps read in shared memory, the written arrays double-buffered in global memory (see time_tile.rs)",
         options: &[
-            PassOption { name: "steps", default: "auto", help: "steps of the loop per kernel, halved while the shared boxes exceed 48 KiB (auto: the scop's tessel.time_tile, tessel-autotune's choice where sim estimates it faster, else none; 0: none)" },
+            PassOption { name: "steps", default: "auto", help: "steps of the loop per kernel, halved while the shared boxes exceed 48 KiB (auto: the scop's tessel.time_tile, tessel-autotune's choice, else 4 for grids of one or two dimensions whose written arrays have at most 4096 elements, whose steps are bound by launches; 0: none)" },
             PassOption { name: "sizes", default: "", help: "tile size of each dimension, outermost first, the last repeating (default 256; 32x32; 4x8x32)" },
         ],
         example: "affine.for %t = 0 to %T { B[i][j] = f(A[i-1..i+1][j-1..j+1]) ; A[i][j] = f(B[...]) }  =>  affine.for %p = 0 to %T ceildiv 4 { a block per tile {tessel.time_tiled}: tgpu.tile_copy A, B in; 2 steps in shared memory over the tile and its halo; tgpu.tile_copy out to the twins A2, B2 } ; the same from A2, B2 back to A, B }",

@@ -5,6 +5,7 @@
 // block of a pair.
 // RUN: tessel-opt %s --tessel-detect-scops --tessel-schedule --tessel-time-tile=steps=2 2>/dev/null | FileCheck %s
 // RUN: tessel-opt %s --tessel-detect-scops --tessel-schedule --tessel-time-tile 2>/dev/null | FileCheck %s --check-prefix=AUTO
+// RUN: tessel-opt %s --tessel-detect-scops --tessel-schedule --tessel-time-tile=steps=0 2>/dev/null | FileCheck %s --check-prefix=NONE
 // RUN: tessel-run %s --device=sim | FileCheck %s --check-prefix=OUT
 // RUN: tessel-opt %s --tessel-detect-scops --tessel-schedule --tessel-time-tile=steps=2 --tessel-tile --tessel-promote-shared --tessel-pad-banks --tessel-map-to-gpu -o %t.mapped.mlir
 // RUN: tessel-run %t.mapped.mlir --device=sim | FileCheck %s --check-prefix=OUT
@@ -15,9 +16,17 @@
 // RUN: not tessel-opt %s --tessel-time-tile=steps=x 2>&1 | FileCheck %s --check-prefix=ERR
 // RUN: not tessel-opt %s --tessel-time-tile="sizes=4,0" 2>&1 | FileCheck %s --check-prefix=ERR-SIZES
 
-// Without steps=N, only a scop that tessel-autotune marked (tessel.time_tile) is time
-// tiled.
+// Without steps=N or tessel-autotune's mark (tessel.time_tile), the rule: 4 steps per
+// kernel on grids of one or two dimensions of at most 4096 elements (heat1d's 64,
+// jacobi2d's 400), none on larger ones (large2d's 10000). steps=0: none.
+// AUTO-LABEL: func.func @heat1d(
+// AUTO: tessel.time_tiled, {{.*}} tpoly.tile = 248
+// AUTO-LABEL: func.func @jacobi2d(
+// AUTO: tessel.time_tiled, {{.*}} tpoly.tile = 16
+// AUTO-LABEL: func.func @large2d(
 // AUTO-NOT: tgpu.
+// AUTO-LABEL: func.func @in_place(
+// NONE-NOT: tgpu.
 
 // A 1-D heat step over A, scaled by a read-only P, copied back to A. Two steps per
 // kernel: statement 0 of the first step runs over the tile widened by 1 on each side
@@ -160,6 +169,27 @@ func.func @jacobi2d(%A: memref<20x20xf64>, %B: memref<20x20xf64>, %T: index) {
         %s4 = arith.addf %s3, %e : f64
         %v = arith.mulf %s4, %fifth : f64
         affine.store %v, %A[%i, %j] : memref<20x20xf64>
+      }
+    }
+  }
+  return
+}
+
+// The jacobi pair on a 100x100 grid (not read back by @main).
+func.func @large2d(%A: memref<100x100xf64>, %B: memref<100x100xf64>, %T: index) {
+  affine.for %t = 0 to %T {
+    affine.for %i = 1 to 99 {
+      affine.for %j = 1 to 99 {
+        %a = affine.load %A[%i, %j - 1] : memref<100x100xf64>
+        %b = affine.load %A[%i, %j + 1] : memref<100x100xf64>
+        %s = arith.addf %a, %b : f64
+        affine.store %s, %B[%i, %j] : memref<100x100xf64>
+      }
+    }
+    affine.for %i = 1 to 99 {
+      affine.for %j = 1 to 99 {
+        %a = affine.load %B[%i - 1, %j] : memref<100x100xf64>
+        affine.store %a, %A[%i, %j] : memref<100x100xf64>
       }
     }
   }

@@ -16,7 +16,8 @@
 //! doubled and with its innermost member doubled, with shared memory, then without.
 //! Right after the untuned build, where `tessel-time-tile` applies to a scop
 //! ([`super::time_tile::applies`]), the untuned build with that scop's steps run 2, then
-//! 4, per kernel (`tessel.time_tile`).
+//! 4, per kernel, then with none (`tessel.time_tile`, 0 for none; without it the pass's
+//! own rule decides).
 //!
 //! Each candidate runs, on a copy of the module in a context of its own (the candidates
 //! on all cores), the rest of the default pipeline
@@ -124,8 +125,8 @@ struct Choice {
     /// Points per thread along the outermost thread dimension (`tessel-map-to-gpu`'s
     /// `coarsen`); `None`: chosen at launch.
     coarsen: Option<i64>,
-    /// Steps per kernel of `tessel-time-tile` (`tessel.time_tile`); `None`: not time
-    /// tiled.
+    /// Steps per kernel of `tessel-time-tile` (`tessel.time_tile`; 0: none); `None`:
+    /// the pass's rule.
     steps: Option<i64>,
 }
 
@@ -151,7 +152,12 @@ impl Choice {
         let mut f = t.split('/');
         let (sizes, mem, coarsen) = (f.next()?, f.next()?, f.next()?);
         let steps = match f.next() {
-            Some(t) => Some(t.strip_prefix('t')?.parse().ok().filter(|k: &i64| *k > 0)?),
+            Some(t) => Some(
+                t.strip_prefix('t')?
+                    .parse()
+                    .ok()
+                    .filter(|k: &i64| *k >= 0)?,
+            ),
             None => None,
         };
         if f.next().is_some() {
@@ -210,10 +216,11 @@ impl Choice {
             .coarsen
             .map(|f| format!(", {f} points per thread"))
             .unwrap_or_default();
-        let steps = self
-            .steps
-            .map(|k| format!(", {k} steps per kernel"))
-            .unwrap_or_default();
+        let steps = match self.steps {
+            Some(0) => ", no time tiling".into(),
+            Some(k) => format!(", {k} steps per kernel"),
+            None => String::new(),
+        };
         format!("{sizes}, {memory}{points}{steps}")
     }
 }
@@ -658,10 +665,11 @@ fn candidates(defaults: &[Option<Vec<i64>>], stepped: &[bool]) -> Vec<Vec<Choice
         steps: None,
     };
     push(each(&|_| Choice::untuned()));
-    // Time tiling, 2 or 4 steps per kernel, where it applies (the rest untuned): early,
-    // as a loop of many steps makes each candidate's estimate costly.
+    // Time tiling, 2 or 4 steps per kernel, or none (the rule's choice aside), where it
+    // applies (the rest untuned): early, as a loop of many steps makes each candidate's
+    // estimate costly.
     if stepped.iter().any(|s| *s) {
-        for k in [2, 4] {
+        for k in [2, 4, 0] {
             push(
                 stepped
                     .iter()
@@ -1006,13 +1014,21 @@ mod tests {
         // A scop whose steps can be time-tiled: 2 and 4 steps per kernel, the rest
         // untuned; the other scops untuned.
         let t = candidates(&[Some(vec![32, 32]), None], &[false, true]);
-        assert_eq!(t.len(), c.len() + 2);
-        let stepped: Vec<String> = t[1..3].iter().map(|c| c[1].text()).collect();
-        assert_eq!(stepped, ["rule/rule/auto/t2", "rule/rule/auto/t4"]);
+        assert_eq!(t.len(), c.len() + 3);
+        let stepped: Vec<String> = t[1..4].iter().map(|c| c[1].text()).collect();
+        assert_eq!(
+            stepped,
+            [
+                "rule/rule/auto/t2",
+                "rule/rule/auto/t4",
+                "rule/rule/auto/t0"
+            ]
+        );
         assert_eq!(t[2][0], Choice::untuned());
         assert_eq!(Choice::parse("rule/rule/auto/t4"), Some(t[2][1].clone()));
         assert_eq!(Choice::parse("rule/rule/auto/4"), None);
-        assert_eq!(Choice::parse("rule/rule/auto/t0"), None);
+        assert_eq!(Choice::parse("rule/rule/auto/t0"), Some(t[3][1].clone()));
+        assert_eq!(Choice::parse("rule/rule/auto/t-1"), None);
         assert_eq!(Choice::parse("16,32/global/auto"), Some(c[10][0].clone()));
         assert_eq!(Choice::parse("rule/rule/auto"), Some(Choice::untuned()));
         assert_eq!(

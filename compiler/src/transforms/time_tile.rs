@@ -61,12 +61,14 @@
 //!    them, so that the copy written holds the whole state. `tessel-map-to-gpu` maps
 //!    each group of point loops over the block's threads.
 //!
-//! When: only with `steps=N`, or where `tessel-autotune` estimated it faster
-//! (`tessel.time_tile` on the scop). Sim's estimates find it faster on h100 for
-//! hotspot (its steps' copy of U back to T costs a kernel) and slower on gtx690 for
-//! every stencil. Its copies in and out, the points of the halo and the loops' control
-//! cost more instructions than the global memory traffic it saves there. See the note
-//! of issue 9.
+//! When: with `steps=N`; else as `tessel-autotune` chose (`tessel.time_tile` on the
+//! scop, 0 for none); else by the rule ([`small`]): 4 steps per kernel for grids of one
+//! or two dimensions of at most [`RULE_ELEMENTS`] elements, whose steps are bound by
+//! launches. On large grids the trade depends on the GPU: sim's estimates find it
+//! faster on h100 for paper 000's hotspot at 1024x1024 (a kernel per step copies U
+//! back to T) and slower on gtx690 for every large stencil, where its copies in and
+//! out, the points of the halo and the loops' control cost more instructions than the
+//! global memory traffic it saves.
 //!
 //! Precondition: `tessel-schedule` ran (its coincidence marks). It runs before
 //! `tessel-tile`, which leaves the tiled loops alone. `tessel-promote-shared` and
@@ -110,6 +112,33 @@ use std::collections::HashMap;
 /// which the pass's `steps=auto` follows.
 pub const STEPS: &str = "tessel.time_tile";
 
+/// The rule's steps per kernel, where neither the option nor `tessel-autotune` chose.
+const RULE_STEPS: i64 = 4;
+
+/// The most elements of a grid the rule time-tiles: a step over so few points is bound
+/// by a launch's latency on every GPU Tessel models.
+const RULE_ELEMENTS: i64 = 4096;
+
+/// The rule: grids of one or two dimensions, every written array of at most
+/// [`RULE_ELEMENTS`] elements, where a kernel per step and statement costs more in
+/// launches than the halos do in instructions. (On sim, the kernel suite's jacobi1d
+/// and jacobi2d at their default sizes, 30 and 20x20 points over 8 steps, run 7.4x
+/// and 3.2x faster on h100 and 6.9x and 1.9x on gtx690; jacobi2d's 120x120 grid at
+/// SMALL_DATASET ran 2.8x faster on h100 but 1.3x slower on gtx690, heat3d's 3-D
+/// grids slower on both.)
+unsafe fn small(p: &Plan) -> bool {
+    unsafe {
+        p.d <= 2
+            && p.arrays.iter().zip(&p.written).all(|(m, w)| {
+                let t = mlirValueGetType(*m);
+                let n: i64 = (0..p.d as isize)
+                    .map(|k| mlirShapedTypeGetDimSize(t, k))
+                    .product();
+                !*w || n <= RULE_ELEMENTS
+            })
+    }
+}
+
 /// The mark on the innermost tile loop of a time-tiled band.
 pub const TIME_TILED: &str = "tessel.time_tiled";
 
@@ -148,11 +177,11 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
     // SAFETY: the pass manager gives a live operation that this pass alone changes.
     unsafe {
         for scop in crate::mlir::outermost_named(op, "tpoly.scop") {
-            // The option, else `tessel-autotune`'s choice, else none.
-            let k = match forced.or(int_attr(scop, STEPS)) {
-                Some(k) if k >= 1 => k,
-                _ => continue,
-            };
+            // The option, else `tessel-autotune`'s choice, else the rule (`None`).
+            let chosen = forced.or(int_attr(scop, STEPS));
+            if chosen == Some(0) {
+                continue;
+            }
             if crate::mlir::is_false(scop, "tessel.tile") {
                 continue;
             }
@@ -160,7 +189,14 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
                 if op_name(o) != "affine.for" || has(o, "tpoly.coincident") {
                     continue;
                 }
-                match plan(o, k, &sizes) {
+                let planned = match chosen {
+                    Some(k) => plan(o, k, &sizes),
+                    None => plan(o, RULE_STEPS, &sizes).and_then(|p| match small(&p) {
+                        true => Ok(p),
+                        false => Err(format!("outside the rule (grids of one or two dimensions, at most {RULE_ELEMENTS} elements)")),
+                    }),
+                };
+                match planned {
                     Ok(p) => {
                         tracing::info!(
                             at = %crate::mlir::loc_text(o),
