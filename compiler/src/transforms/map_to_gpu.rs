@@ -219,7 +219,7 @@ unsafe fn holds_parallel(op: MlirOperation) -> bool {
 }
 
 /// The operations of `b` but its terminator.
-unsafe fn ops_of(b: MlirBlock) -> Vec<MlirOperation> {
+pub(crate) unsafe fn ops_of(b: MlirBlock) -> Vec<MlirOperation> {
     let end = unsafe { mlirBlockGetTerminator(b) };
     unsafe { block_ops(b) }
         .into_iter()

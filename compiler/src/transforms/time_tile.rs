@@ -102,7 +102,8 @@
 //! }
 //! ```
 
-use crate::mlir::{block_ops, body, children, has_attr as has, int_attr, iv, op_name};
+use super::map_to_gpu::ops_of;
+use crate::mlir::{body, children, has_attr as has, int_attr, iv, op_name};
 use crate::mlir::{print_type, string_ref, within};
 use crate::registry::Options;
 use mlir_sys::*;
@@ -226,15 +227,6 @@ pub(crate) unsafe fn applies(scop: MlirOperation) -> bool {
             op_name(o) == "affine.for" && !has(o, "tpoly.coincident") && plan(o, 2, &[]).is_ok()
         })
     }
-}
-
-/// The operations of `b` but its terminator.
-unsafe fn ops_of(b: MlirBlock) -> Vec<MlirOperation> {
-    let end = unsafe { mlirBlockGetTerminator(b) };
-    unsafe { block_ops(b) }
-        .into_iter()
-        .filter(|o| o.ptr != end.ptr)
-        .collect()
 }
 
 /// An access of a statement: the operation, its array (index into [`Plan::arrays`]), its
@@ -1128,17 +1120,8 @@ unsafe fn block(
         let mut shared = Vec::new();
         let mut copied = false;
         for (a, m) in inputs.iter().enumerate() {
-            let elem = print_type(mlirShapedTypeGetElementType(mlirValueGetType(*m)));
-            let st = format!(
-                "memref<{}x{elem}, #gpu.address_space<workgroup>>",
-                dims.join("x")
-            );
-            let text = format!(
-                "func.func @box() -> {st} {{\n  %s = tgpu.alloc_shared [{}] padding [{}] : {st}\n  return %s : {st}\n}}",
-                dims.join(", "),
-                vec!["0"; d].join(", ")
-            );
-            let (s, _) = crate::mlir::instantiate(at, &text, &[])?;
+            let (buffer, _, st) =
+                super::promote_shared::shared_box(at, *m, (&shape, &[]), &[], b.loc)?;
             if p.load[a] != Load::Never {
                 // An edge's copy: unless the box is within D (lb <= base, base + shape
                 // <= ub in each dimension), in the else block.
@@ -1164,12 +1147,12 @@ unsafe fn block(
                     offs.join(", "),
                     dims.join(", ")
                 );
-                let mut vals = vec![*m, s[0]];
+                let mut vals = vec![*m, buffer];
                 vals.extend(&base);
                 crate::mlir::instantiate(into, &text, &vals)?;
                 copied = true;
             }
-            shared.push((s[0], st));
+            shared.push((buffer, st));
         }
         if copied {
             b.barrier(at);
