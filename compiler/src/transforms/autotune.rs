@@ -16,8 +16,8 @@
 //! doubled and with its innermost member doubled, with shared memory, then without.
 //! Right after the untuned build, where `tessel-time-tile` applies to a scop
 //! ([`super::time_tile::applies`]), the untuned build with that scop's steps run 2, then
-//! 4, per kernel, then with none (`tessel.time_tile`, 0 for none; without it the pass's
-//! own rule decides).
+//! 4, per kernel, then with none, those its rule does not take already
+//! (`tessel.time_tile`, 0 for none; without it the pass's rule decides).
 //!
 //! Each candidate runs, on a copy of the module in a context of its own (the candidates
 //! on all cores), the rest of the default pipeline
@@ -312,8 +312,9 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
     let text = unsafe { print_op(op) };
     let all_scops: Vec<MlirOperation> = funcs.iter().flat_map(|f| f.scops.clone()).collect();
     let defaults = rule_sizes(&text, all_scops.len())?;
-    // The scops whose steps `tessel-time-tile` can run several per kernel.
-    let stepped: Vec<bool> = all_scops
+    // The scops whose steps `tessel-time-tile` can run several per kernel, and how many
+    // its rule takes.
+    let stepped: Vec<Option<i64>> = all_scops
         .iter()
         .map(|s| unsafe { super::time_tile::applies(*s) })
         .collect();
@@ -650,7 +651,7 @@ fn diags(d: Vec<crate::mlir::MlirDiag>) -> String {
 
 /// The candidates: for each, one choice per scop (see the module docs); the first is
 /// the untuned build's.
-fn candidates(defaults: &[Option<Vec<i64>>], stepped: &[bool]) -> Vec<Vec<Choice>> {
+fn candidates(defaults: &[Option<Vec<i64>>], stepped: &[Option<i64>]) -> Vec<Vec<Choice>> {
     let mut out: Vec<Vec<Choice>> = Vec::new();
     let mut push = |c: Vec<Choice>| {
         if !out.contains(&c) {
@@ -665,20 +666,19 @@ fn candidates(defaults: &[Option<Vec<i64>>], stepped: &[bool]) -> Vec<Vec<Choice
         steps: None,
     };
     push(each(&|_| Choice::untuned()));
-    // Time tiling, 2 or 4 steps per kernel, or none (the rule's choice aside), where it
-    // applies (the rest untuned): early, as a loop of many steps makes each candidate's
-    // estimate costly.
-    if stepped.iter().any(|s| *s) {
-        for k in [2, 4, 0] {
-            push(
-                stepped
-                    .iter()
-                    .map(|s| Choice {
-                        steps: s.then_some(k),
-                        ..Choice::untuned()
-                    })
-                    .collect(),
-            );
+    // Time tiling, 2 or 4 steps per kernel, or none, where it applies and the pass's
+    // rule does otherwise (the rest untuned): early, as a loop of many steps makes each
+    // candidate's estimate costly.
+    for k in [2, 4, 0] {
+        let c: Vec<Choice> = stepped
+            .iter()
+            .map(|s| Choice {
+                steps: s.filter(|r| *r != k).map(|_| k),
+                ..Choice::untuned()
+            })
+            .collect();
+        if c.iter().any(|c| c.steps.is_some()) {
+            push(c);
         }
     }
     push(each(&|_| rule(true, None)));
@@ -986,7 +986,7 @@ mod tests {
 
     #[test]
     fn candidates_vary_the_rule_sizes_and_shared_memory() {
-        let c = candidates(&[Some(vec![32, 32])], &[false]);
+        let c = candidates(&[Some(vec![32, 32])], &[None]);
         let texts: Vec<String> = c.iter().map(|c| c[0].text()).collect();
         assert_eq!(
             texts,
@@ -1007,27 +1007,33 @@ mod tests {
             ]
         );
         // One member: outermost and innermost are the same; no coarsening.
-        assert_eq!(candidates(&[Some(vec![256])], &[false]).len(), 8);
-        assert_eq!(candidates(&[None, Some(vec![8])], &[false, false]).len(), 8);
+        assert_eq!(candidates(&[Some(vec![256])], &[None]).len(), 8);
+        assert_eq!(candidates(&[None, Some(vec![8])], &[None, None]).len(), 8);
         // No band tiled: the rule's sizes only.
-        assert_eq!(candidates(&[None], &[false]).len(), 3);
-        // A scop whose steps can be time-tiled: 2 and 4 steps per kernel, the rest
-        // untuned; the other scops untuned.
-        let t = candidates(&[Some(vec![32, 32]), None], &[false, true]);
-        assert_eq!(t.len(), c.len() + 3);
-        let stepped: Vec<String> = t[1..4].iter().map(|c| c[1].text()).collect();
-        assert_eq!(
-            stepped,
-            [
-                "rule/rule/auto/t2",
-                "rule/rule/auto/t4",
-                "rule/rule/auto/t0"
-            ]
-        );
+        assert_eq!(candidates(&[None], &[None]).len(), 3);
+        // A scop whose steps can be time-tiled, the rule taking none: 2 and 4 steps per
+        // kernel, the rest untuned; the other scops untuned. With the rule taking 4: 2
+        // and none.
+        let t = candidates(&[Some(vec![32, 32]), None], &[None, Some(0)]);
+        assert_eq!(t.len(), c.len() + 2);
+        let stepped: Vec<String> = t[1..3].iter().map(|c| c[1].text()).collect();
+        assert_eq!(stepped, ["rule/rule/auto/t2", "rule/rule/auto/t4"]);
         assert_eq!(t[2][0], Choice::untuned());
         assert_eq!(Choice::parse("rule/rule/auto/t4"), Some(t[2][1].clone()));
+        let r = candidates(&[None], &[Some(4)]);
+        let texts: Vec<String> = r.iter().map(|c| c[0].text()).collect();
+        assert_eq!(
+            texts,
+            [
+                "rule/rule/auto",
+                "rule/rule/auto/t2",
+                "rule/rule/auto/t0",
+                "rule/shared/auto",
+                "rule/global/auto"
+            ]
+        );
         assert_eq!(Choice::parse("rule/rule/auto/4"), None);
-        assert_eq!(Choice::parse("rule/rule/auto/t0"), Some(t[3][1].clone()));
+        assert_eq!(Choice::parse("rule/rule/auto/t0"), Some(r[2][0].clone()));
         assert_eq!(Choice::parse("rule/rule/auto/t-1"), None);
         assert_eq!(Choice::parse("16,32/global/auto"), Some(c[10][0].clone()));
         assert_eq!(Choice::parse("rule/rule/auto"), Some(Choice::untuned()));

@@ -217,15 +217,25 @@ pub fn run(op: MlirOperation, options: &Options) -> Result<(), String> {
     Ok(())
 }
 
-/// Whether the pass can time-tile a loop of `scop` (for `tessel-autotune`'s candidates).
+/// Where the pass can time-tile a loop of `scop`, the steps per kernel its rule takes
+/// there (0: none), for `tessel-autotune`'s candidates; `None` where it cannot.
 ///
 /// # Safety
 /// `scop` is a live `tpoly.scop`.
-pub(crate) unsafe fn applies(scop: MlirOperation) -> bool {
+pub(crate) unsafe fn applies(scop: MlirOperation) -> Option<i64> {
     unsafe {
-        ops_of(body(scop)).into_iter().any(|o| {
-            op_name(o) == "affine.for" && !has(o, "tpoly.coincident") && plan(o, 2, &[]).is_ok()
-        })
+        let plans: Vec<Plan> = ops_of(body(scop))
+            .into_iter()
+            .filter(|o| op_name(*o) == "affine.for" && !has(*o, "tpoly.coincident"))
+            .filter_map(|o| plan(o, RULE_STEPS, &[]).ok())
+            .collect();
+        match plans.is_empty() {
+            true => None,
+            false => Some(match plans.iter().all(|p| small(p)) {
+                true => RULE_STEPS,
+                false => 0,
+            }),
+        }
     }
 }
 
