@@ -274,7 +274,19 @@ struct Region {
     hi: Vec<i64>,
 }
 
+impl Region {
+    /// The tile itself, in `d` dimensions.
+    fn zero(d: usize) -> Region {
+        Region {
+            lo: vec![0; d],
+            hi: vec![0; d],
+        }
+    }
+}
+
+/// What phases 1 to 3 found for one loop of steps: what the rewrite builds from.
 struct Plan {
+    /// The loop of steps, and the depth of its nests.
     t: MlirOperation,
     d: usize,
     stmts: Vec<Stmt>,
@@ -302,6 +314,7 @@ struct Plan {
     load: Vec<Load>,
     /// The tile grid, relative to `D`: the touched box of every written array.
     grid: Region,
+    /// The new loops' `tpoly.band`: one no other band of the scop has.
     band: i64,
 }
 
@@ -624,7 +637,7 @@ unsafe fn plan(t: MlirOperation, k: i64, given: &[i64]) -> Result<Plan, String> 
         let band = max_band(t) + 1;
         let mut k = k;
         loop {
-            let p = halos(
+            let mut p = halos(
                 Plan {
                     t,
                     d,
@@ -639,18 +652,14 @@ unsafe fn plan(t: MlirOperation, k: i64, given: &[i64]) -> Result<Plan, String> 
                     k,
                     sizes: sizes.clone(),
                     regions: Vec::new(),
-                    bx: grid_zero(d),
+                    bx: Region::zero(d),
                     touched: Vec::new(),
                     load: Vec::new(),
-                    grid: Region {
-                        lo: vec![0; d],
-                        hi: vec![0; d],
-                    },
+                    grid: Region::zero(d),
                     band,
                 },
                 &stmts,
             );
-            let mut p = p;
             if given.is_empty() {
                 // Thread x's tiles: with the box's halo, a whole number of warps, as
                 // many as the default size's (a row of at least 16 points).
@@ -710,10 +719,7 @@ unsafe fn max_band(t: MlirOperation) -> i64 {
 /// copies in and the grid.
 fn halos(mut p: Plan, stmts: &[Stmt]) -> Plan {
     let (d, q, k) = (p.d, stmts.len(), p.k as usize);
-    let zero = Region {
-        lo: vec![0; d],
-        hi: vec![0; d],
-    };
+    let zero = Region::zero(d);
     let mut regions = vec![zero.clone(); k * q];
     let mut load = vec![Load::Never; p.arrays.len()];
     for pos in (0..k * q).rev() {
@@ -752,7 +758,7 @@ fn halos(mut p: Plan, stmts: &[Stmt]) -> Plan {
     for (a, t) in touched.iter().enumerate() {
         // The copy out also writes the touched elements outside the domain: the copy
         // in must bring them.
-        if p.written[a] && t != &grid_zero(d) && load[a] == Load::Never {
+        if p.written[a] && t != &Region::zero(d) && load[a] == Load::Never {
             load[a] = Load::Edge;
         }
         if !p.written[a] {
@@ -771,13 +777,6 @@ fn halos(mut p: Plan, stmts: &[Stmt]) -> Plan {
     p.load = load;
     p.grid = grid;
     p
-}
-
-fn grid_zero(d: usize) -> Region {
-    Region {
-        lo: vec![0; d],
-        hi: vec![0; d],
-    }
 }
 
 /// Builds operations for the rewrite.
