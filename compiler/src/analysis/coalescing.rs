@@ -28,6 +28,11 @@ use mlir_sys::*;
 const WARP: u64 = 32;
 /// `S_l`: bytes of a cache line.
 const LINE: u64 = 128;
+/// Bytes of the widest element a thread reads in one access without vectors: a warp's
+/// loads of one 4-byte element per thread fill whole 128-byte lines; narrower elements
+/// fill them when each thread takes a word's worth of consecutive ones (`tessel-tile`'s
+/// and `tessel-ilp-unroll`'s narrow stencils).
+pub(crate) const WORD: u64 = 4;
 /// Iterations assumed for a loop whose trip count is not a constant.
 pub(crate) const UNKNOWN_TRIPS: u64 = 32;
 
