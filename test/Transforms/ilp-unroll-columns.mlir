@@ -7,7 +7,8 @@
 // neighbouring points along x read the same elements. tessel-tile's rule widens thread
 // x's tile to a word's worth of elements per thread (128 columns of i8, 64 of i16)
 // where the grid keeps 4 (2) x 64 blocks; 4-byte elements, a point that reads one
-// column, and a grid that would keep too few blocks keep 32. tessel-ilp-unroll then
+// column, a store of 4-byte elements along x (whose warps would span 4 times the
+// lines) and a grid that would keep too few blocks keep 32. tessel-ilp-unroll then
 // runs a thread's points of a full tile as consecutive columns (4t .. 4t + 3) rather
 // than 32 apart, so that they share their loads: after cse, a row of 4 points of the
 // 3-wide filter @rows reads 6 elements where 4 threads read 12. The last tile of a row
@@ -20,6 +21,8 @@
 // RULE-LABEL: func.func @wide32(
 // RULE: tpoly.scop tile_sizes [32, 32]
 // RULE-LABEL: func.func @few8(
+// RULE: tpoly.scop tile_sizes [32, 32]
+// RULE-LABEL: func.func @tofloat(
 // RULE: tpoly.scop tile_sizes [32, 32]
 // RULE-LABEL: func.func @point8(
 // RULE: tpoly.scop tile_sizes [32, 32]
@@ -97,6 +100,18 @@ module {
         %b = affine.load %A[%i, %j + 1] : memref<64x4096xi8>
         %s = arith.addi %a, %b : i8
         affine.store %s, %B[%i, %j] : memref<64x4096xi8>
+      }
+    }
+    return
+  }
+  func.func @tofloat(%A: memref<256x4096xi8>, %B: memref<256x4096xf32>) {
+    affine.for %i = 0 to 256 {
+      affine.for %j = 1 to 4095 {
+        %a = affine.load %A[%i, %j - 1] : memref<256x4096xi8>
+        %b = affine.load %A[%i, %j + 1] : memref<256x4096xi8>
+        %s = arith.addi %a, %b : i8
+        %f = arith.uitofp %s : i8 to f32
+        affine.store %f, %B[%i, %j] : memref<256x4096xf32>
       }
     }
     return

@@ -222,7 +222,7 @@ pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
 /// narrower than a word ([`crate::analysis::coalescing::WORD`]): two loads of it whose
 /// last subscripts are the point plus different constants, its other subscripts the
 /// same and independent of the point (a stencil's columns, a box filter of 8-bit
-/// pixels). Run side by side as consecutive points ([`unroll`]), a thread's `f` points
+/// pixels), and no access that varies with the point is to a wider array. Run side by side as consecutive points ([`unroll`]), a thread's `f` points
 /// then read each such element once, where `f` points `b` apart read it up to `f`
 /// times; a warp's access of `f` consecutive elements per thread spans the lines that
 /// `f` accesses of one element per thread span (`f` = a word's elements).
@@ -236,19 +236,31 @@ unsafe fn narrow_neighbours(l: MlirOperation) -> bool {
         let mut offsets: HashMap<(usize, Vec<Form>, Vec<(usize, i64)>), HashSet<i64>> =
             HashMap::new();
         for o in all {
-            let n = mlirOperationGetNumOperands(o);
-            if op_name(o) != "memref.load" || n < 2 {
+            let n = mlirOperationGetNumOperands(o) as isize;
+            let first = match op_name(o).as_str() {
+                "memref.load" => 1,
+                "memref.store" => 2,
+                _ => continue,
+            };
+            if n <= first {
                 continue;
             }
-            let m = mlirOperationGetOperand(o, 0);
-            if element_bytes(mlirValueGetType(m)) >= WORD {
-                continue;
-            }
-            let forms: Vec<Form> = (1..n)
+            let m = mlirOperationGetOperand(o, first - 1);
+            let forms: Vec<Form> = (first..n)
                 .map(|k| Form::of(mlirOperationGetOperand(o, k)))
                 .collect();
+            if forms.iter().all(|f| f.coefficient(p) == 0) {
+                continue;
+            }
+            // An access along the points to a wider array would span more lines.
+            if element_bytes(mlirValueGetType(m)) >= WORD {
+                return false;
+            }
             let (last, others) = forms.split_last().expect("a subscript");
-            if last.coefficient(p) != 1 || others.iter().any(|f| f.coefficient(p) != 0) {
+            if first == 2
+                || last.coefficient(p) != 1
+                || others.iter().any(|f| f.coefficient(p) != 0)
+            {
                 continue;
             }
             offsets

@@ -350,7 +350,8 @@ unsafe fn register_rows(
 /// Widens thread x's tile of a band of two mapped members from 32 to a word's worth of
 /// elements per thread (`32 x 4 / bytes`: 128 of 8-bit pixels, 64 of 16-bit values)
 /// where the band reads an array narrower than a word at two or more offsets along x
-/// (a box filter's columns: [`narrow_window`]) and the grid keeps at least as many
+/// and accesses no wider one along x (a box filter's columns: [`narrow_window`]; the
+/// widest element so accessed sets the width) and the grid keeps at least as many
 /// times [`MIN_BLOCKS`] blocks: `tessel-ilp-unroll` then runs a thread's points side by
 /// side as consecutive columns, which share their loads (a 5x5 blur's 4 columns read 8
 /// columns where 4 threads read 20), and a warp's loads span the lines its loads of one
@@ -382,22 +383,31 @@ unsafe fn narrow_columns(
     }
 }
 
-/// The bytes of the narrowest element, narrower than a word, of the arrays the loads
-/// under `op` read at two or more offsets along `x` (the last subscript `x + c` for
-/// different constants `c`, the others independent of `x`); `None` without one.
+/// Where the loads under `op` read an array narrower than a word at two or more offsets
+/// along `x` (the last subscript `x + c` for different constants `c`, the others
+/// independent of `x`) and every access there that varies with `x` is to an array
+/// narrower than a word (wider ones would span more lines at a thread's consecutive
+/// elements), the bytes of the widest element so accessed; else `None`.
 unsafe fn narrow_window(op: MlirOperation, x: MlirValue) -> Option<u64> {
     use crate::analysis::coalescing::{at_zero, coefficients, element_bytes, WORD};
-    let mut offsets: HashMap<usize, (u64, HashSet<i64>)> = HashMap::new();
+    let mut offsets: HashMap<usize, HashSet<i64>> = HashMap::new();
+    let mut widest = 0;
     let mut stack = vec![op];
     while let Some(o) = stack.pop() {
         stack.extend(unsafe { children(o) });
-        if unsafe { op_name(o) } != "affine.load" {
+        let name = unsafe { op_name(o) };
+        let memref = match name.as_str() {
+            "affine.load" => 0,
+            "affine.store" => 1,
+            _ => continue,
+        };
+        let m = unsafe { mlirOperationGetOperand(o, memref) };
+        let c = unsafe { coefficients(o, x) };
+        if c.iter().all(|k| *k == Some(0)) {
             continue;
         }
-        let m = unsafe { mlirOperationGetOperand(o, 0) };
-        let bytes = unsafe { element_bytes(mlirValueGetType(m)) };
-        let c = unsafe { coefficients(o, x) };
-        if bytes >= WORD
+        widest = widest.max(unsafe { element_bytes(mlirValueGetType(m)) });
+        if memref == 1
             || c.last() != Some(&Some(1))
             || c[..c.len() - 1].iter().any(|k| *k != Some(0))
         {
@@ -408,17 +418,10 @@ unsafe fn narrow_window(op: MlirOperation, x: MlirValue) -> Option<u64> {
         };
         let last = unsafe { mlirAffineMapGetResult(map, mlirAffineMapGetNumResults(map) - 1) };
         if let Some(k) = unsafe { at_zero(last) } {
-            let e = offsets
-                .entry(m.ptr as usize)
-                .or_insert((bytes, HashSet::new()));
-            e.1.insert(k);
+            offsets.entry(m.ptr as usize).or_default().insert(k);
         }
     }
-    offsets
-        .values()
-        .filter(|(_, k)| k.len() >= 2)
-        .map(|(b, _)| *b)
-        .min()
+    (widest < WORD && offsets.values().any(|k| k.len() >= 2)).then_some(widest)
 }
 
 /// Halves the tiles of the mapped members other than thread x's (`order`: the mapped
