@@ -222,10 +222,11 @@ pub fn run(op: MlirOperation, _options: &Options) -> Result<(), String> {
 /// narrower than a word ([`crate::analysis::coalescing::WORD`]): two loads of it whose
 /// last subscripts are the point plus different constants, its other subscripts the
 /// same and independent of the point (a stencil's columns, a box filter of 8-bit
-/// pixels), and no access that varies with the point is to a wider array. Run side by side as consecutive points ([`unroll`]), a thread's `f` points
-/// then read each such element once, where `f` points `b` apart read it up to `f`
-/// times; a warp's access of `f` consecutive elements per thread spans the lines that
-/// `f` accesses of one element per thread span (`f` = a word's elements).
+/// pixels), and no access that varies with the point is to a wider array. Run side by
+/// side as consecutive points ([`unroll`]), a thread's `f` points then read each such
+/// element once, where `f` points `b` apart read it up to `f` times; a warp's access of
+/// `f` consecutive elements per thread spans the lines that `f` accesses of one element
+/// per thread span (`f` = a word's elements).
 unsafe fn narrow_neighbours(l: MlirOperation) -> bool {
     use crate::analysis::coalescing::{element_bytes, WORD};
     unsafe {

@@ -16,13 +16,14 @@
 //! a larger one only leaves fewer threads); of two or three, the tiles of the outermost
 //! thread dimension halved (y's down to 8 of two; z's down to 2, then y's down to 4 of
 //! three) while the grid would have fewer than [`MIN_BLOCKS`] blocks, where the loops'
-//! extents are known and their bounds independent ([`small_grid`]); of two with no member
-//! run in sequence, thread x's tile widens to a word's worth of elements per thread (128
-//! columns of 8-bit pixels, 64 of 16-bit values) where the band reads such an array at
-//! several offsets along x and the grid keeps enough blocks ([`narrow_columns`]:
-//! `tessel-ilp-unroll` runs a thread's columns side by side, sharing their loads); for
-//! the members run in sequence inside a thread, 32 beside two mapped members (a 32x32x32 tile of a matrix product: its
-//! shared boxes stay within 8 KiB of f64 each; thread x's tile then widens to 64 or 128
+//! extents are known and their bounds independent ([`small_grid`]); of two with no
+//! member run in sequence, thread x's tile widens to a word's worth of elements per
+//! thread (128 columns of 8-bit pixels, 64 of 16-bit values) where the band reads such
+//! an array at several offsets along x and the grid keeps enough blocks
+//! ([`narrow_columns`]: `tessel-ilp-unroll` runs a thread's columns side by side,
+//! sharing their loads); for the members run in sequence inside a thread, 32 beside two
+//! mapped members (a 32x32x32 tile of a matrix product: its shared boxes stay within 8
+//! KiB of f64 each; thread x's tile then widens to 64 or 128
 //! where the grid keeps 2 or 4 times [`MIN_BLOCKS`] blocks, a register tile of 2 or 4
 //! columns per thread: [`register_rows`]), 16 beside one mapped member in a band of
 //! two (a row reduction: each step stages a box of the block's rows and 16 columns,
@@ -397,8 +398,8 @@ unsafe fn narrow_window(op: MlirOperation, x: MlirValue) -> Option<u64> {
         stack.extend(unsafe { children(o) });
         let name = unsafe { op_name(o) };
         let memref = match name.as_str() {
-            "affine.load" => 0,
-            "affine.store" => 1,
+            "affine.load" | "memref.load" => 0,
+            "affine.store" | "memref.store" => 1,
             _ => continue,
         };
         let m = unsafe { mlirOperationGetOperand(o, memref) };
@@ -407,7 +408,7 @@ unsafe fn narrow_window(op: MlirOperation, x: MlirValue) -> Option<u64> {
             continue;
         }
         widest = widest.max(unsafe { element_bytes(mlirValueGetType(m)) });
-        if memref == 1
+        if name != "affine.load"
             || c.last() != Some(&Some(1))
             || c[..c.len() - 1].iter().any(|k| *k != Some(0))
         {
