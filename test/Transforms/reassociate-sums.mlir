@@ -7,42 +7,59 @@
 // RUN: diff %t.before.txt %t.after.txt
 // RUN: FileCheck %s --input-file=%t.after.txt --check-prefix=OUT
 // Two points of a thread (rows %r1 and %r2 of a 3x2 box filter on unsigned char, as
-// tessel-ilp-unroll leaves them side by side): each sums its 3 rows of 2 elements in
-// the C order, row by row. Rows %r1 and %r2 are in both sums: regrouped, each row's
-// 2 elements are added first, and cse keeps one add for each shared row (4 row sums
-// for 2 points, instead of 2 x 5 adds).
+// tessel-ilp-unroll leaves them side by side, each point with its own loads): each sums
+// its 3 rows of 2 elements in the C order. The 4 elements of rows %r1 and %r2 are in
+// both sums: the pair of them that both sums add, the earliest first, becomes one add,
+// then the next pair, then the sum of the two pairs, each once, before the first point's
+// root; each sum then adds its own elements and the shared part (7 adds for the 2 points,
+// instead of 2 x 5).
 
 // CHECK-LABEL: func.func @box(
 // CHECK: gpu.launch
-// CHECK: %[[A0:.*]] = arith.extui
-// The first point's rows, each added up first, then the rows in order.
-// CHECK: %[[G0:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
-// CHECK-NEXT: %[[G1:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
-// CHECK-NEXT: %[[G2:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
-// CHECK-NEXT: %[[S01:.*]] = arith.addi %[[G0]], %[[G1]] : i32
+// CHECK: arith.extui %{{.*}} : i8 to i32
+// CHECK-NEXT: arith.extui
+// CHECK-NEXT: %[[A10:.*]] = arith.extui
+// CHECK-NEXT: %[[A11:.*]] = arith.extui
+// CHECK-NEXT: %[[A20:.*]] = arith.extui
+// CHECK-NEXT: %[[A21:.*]] = arith.extui
+// CHECK-NEXT: %[[R1:.*]] = arith.addi %[[A10]], %[[A11]] : i32
+// CHECK-NEXT: %[[R2:.*]] = arith.addi %[[A20]], %[[A21]] : i32
+// CHECK-NEXT: %[[R12:.*]] = arith.addi %[[R1]], %[[R2]] : i32
+// CHECK-NEXT: %[[R0:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
 // The root stays, without its overflow flags.
-// CHECK-NEXT: %[[S0:.*]] = arith.addi %[[S01]], %[[G2]] : i32
+// CHECK-NEXT: %[[S0:.*]] = arith.addi %[[R0]], %[[R12]] : i32
 // CHECK-NOT: overflow
 // CHECK: arith.divui %[[S0]]
+// The second point adds its own row %r3 to the shared part.
+// CHECK: %[[T:.*]] = arith.addi %[[R12]], %{{.*}} : i32
+// CHECK-NEXT: %[[S1:.*]] = arith.addi %[[T]], %{{.*}} : i32
+// CHECK-NEXT: arith.divui %[[S1]]
 
-// After cse: the second point adds its own row %r3 and reuses the first point's sums
-// of rows %r1 and %r2 (8 adds for the 2 points).
+// After cse (which now only merges the second point's loads with the first's):
 // CSE-LABEL: func.func @box(
-// CSE: arith.addi %{{.*}}, %{{.*}} : i32
-// CSE-NEXT: %[[R1:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
-// CSE-NEXT: %[[R2:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
-// CSE-NEXT: arith.addi
-// CSE-NEXT: arith.addi
-// CSE-NEXT: arith.divui
-// CSE: %[[R3:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
-// CSE-NEXT: %[[T:.*]] = arith.addi %[[R1]], %[[R2]] : i32
-// CSE-NEXT: arith.addi %[[T]], %[[R3]] : i32
-// CSE-NEXT: arith.divui
+// CSE-COUNT-7: arith.addi %{{.*}}, %{{.*}} : i32
+// CSE-NOT: arith.addi %{{.*}}, %{{.*}} : i32
+// CSE-LABEL: func.func @pair(
 
-// Sums that share no row are left as they are; so are floating-point sums.
+// Two sums of different rows that add the same two elements share that pair; sums that
+// share no pair are left as they are; so are floating-point sums.
+// CHECK-LABEL: func.func @pair(
+// CHECK: %[[B:.*]] = memref.load %{{.*}}[%arg2, %arg1]
+// CHECK-NEXT: %[[C:.*]] = memref.load %{{.*}}[%arg1, %arg1]
+// CHECK-NEXT: %[[BC:.*]] = arith.addi %[[B]], %[[C]] : i32
+// CHECK-NEXT: arith.addi %{{.*}}, %[[BC]] : i32
+// CHECK: arith.addi %{{.*}}, %[[BC]] : i32
 // CHECK-LABEL: func.func @apart(
 // CHECK: %[[X:.*]] = arith.addi %{{.*}}, %{{.*}} overflow<nsw> : i32
 // CHECK-NEXT: arith.addi %[[X]], %{{.*}} overflow<nsw> : i32
+// A store between two loads of one element: they are two leaves (the second may read
+// what the store wrote), so the sums share no pair.
+// CHECK-LABEL: func.func @stored(
+// CHECK: %[[X2:.*]] = arith.addi %{{.*}}, %{{.*}} overflow<nsw> : i32
+// CHECK-NEXT: arith.addi %[[X2]], %{{.*}} overflow<nsw> : i32
+// CHECK: memref.store
+// CHECK: %[[Z2:.*]] = arith.addi %{{.*}}, %{{.*}} overflow<nsw> : i32
+// CHECK-NEXT: arith.addi %[[Z2]], %{{.*}} overflow<nsw> : i32
 // CHECK-LABEL: func.func @floats(
 // CHECK: %[[F:.*]] = arith.addf
 // CHECK-NEXT: arith.addf %[[F]]
@@ -117,7 +134,7 @@ module {
     return
   }
 
-  func.func @apart(%in: memref<4x4xi32>, %i: index, %j: index) -> (i32, i32) {
+  func.func @pair(%in: memref<4x4xi32>, %i: index, %j: index) -> (i32, i32) {
     %c1 = arith.constant 1 : index
     %r = arith.constant 0 : i32
     %o = memref.alloc() : memref<2xi32>
@@ -136,6 +153,50 @@ module {
       gpu.terminator
     }
     return %r, %r : i32, i32
+  }
+
+  func.func @apart(%in: memref<4x4xi32>, %i: index, %j: index) -> (i32, i32) {
+    %c1 = arith.constant 1 : index
+    %r = arith.constant 0 : i32
+    %o = memref.alloc() : memref<2xi32>
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      %a = memref.load %in[%i, %j] : memref<4x4xi32>
+      %b = memref.load %in[%j, %i] : memref<4x4xi32>
+      %c = memref.load %in[%i, %i] : memref<4x4xi32>
+      %x = arith.addi %a, %b overflow<nsw> : i32
+      %y = arith.addi %x, %c overflow<nsw> : i32
+      %d = memref.load %in[%j, %j] : memref<4x4xi32>
+      %h = memref.load %in[%c1, %i] : memref<4x4xi32>
+      %z = arith.addi %d, %b : i32
+      %w = arith.addi %z, %h : i32
+      memref.store %y, %o[%c1] : memref<2xi32>
+      memref.store %w, %o[%c1] : memref<2xi32>
+      gpu.terminator
+    }
+    return %r, %r : i32, i32
+  }
+
+  func.func @stored(%in: memref<4x4xi32>, %i: index, %j: index) {
+    %c1 = arith.constant 1 : index
+    %o = memref.alloc() : memref<2xi32>
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      %a = memref.load %in[%i, %j] : memref<4x4xi32>
+      %b = memref.load %in[%j, %i] : memref<4x4xi32>
+      %c = memref.load %in[%i, %i] : memref<4x4xi32>
+      %x = arith.addi %a, %b overflow<nsw> : i32
+      %y = arith.addi %x, %c overflow<nsw> : i32
+      memref.store %y, %in[%i, %j] : memref<4x4xi32>
+      %a2 = memref.load %in[%i, %j] : memref<4x4xi32>
+      %b2 = memref.load %in[%j, %i] : memref<4x4xi32>
+      %d = memref.load %in[%j, %j] : memref<4x4xi32>
+      %z = arith.addi %a2, %b2 overflow<nsw> : i32
+      %w = arith.addi %z, %d overflow<nsw> : i32
+      memref.store %w, %o[%c1] : memref<2xi32>
+      gpu.terminator
+    }
+    return
   }
 
   func.func @floats(%in: memref<4x4xf32>, %i: index, %j: index) {
