@@ -393,16 +393,8 @@ unsafe fn narrow_window(op: MlirOperation, x: MlirValue) -> Option<u64> {
     use crate::analysis::coalescing::{at_zero, coefficients, element_bytes, WORD};
     let mut offsets: HashMap<usize, HashSet<i64>> = HashMap::new();
     let mut widest = 0;
-    let mut stack = vec![op];
-    while let Some(o) = stack.pop() {
-        stack.extend(unsafe { children(o) });
+    for (o, m) in unsafe { memory_accesses(op) } {
         let name = unsafe { op_name(o) };
-        let memref = match name.as_str() {
-            "affine.load" | "memref.load" => 0,
-            "affine.store" | "memref.store" => 1,
-            _ => continue,
-        };
-        let m = unsafe { mlirOperationGetOperand(o, memref) };
         let c = unsafe { coefficients(o, x) };
         if c.iter().all(|k| *k == Some(0)) {
             continue;
@@ -423,6 +415,22 @@ unsafe fn narrow_window(op: MlirOperation, x: MlirValue) -> Option<u64> {
         }
     }
     (widest < WORD && offsets.values().any(|k| k.len() >= 2)).then_some(widest)
+}
+
+/// The loads and stores (affine and memref) nested in `op`, each with its memref.
+unsafe fn memory_accesses(op: MlirOperation) -> Vec<(MlirOperation, MlirValue)> {
+    let mut out = Vec::new();
+    let mut stack = vec![op];
+    while let Some(o) = stack.pop() {
+        stack.extend(unsafe { children(o) });
+        let memref = match unsafe { op_name(o) }.as_str() {
+            "affine.load" | "memref.load" => 0,
+            "affine.store" | "memref.store" => 1,
+            _ => continue,
+        };
+        out.push((o, unsafe { mlirOperationGetOperand(o, memref) }));
+    }
+    out
 }
 
 /// Halves the tiles of the mapped members other than thread x's (`order`: the mapped
@@ -492,16 +500,8 @@ unsafe fn extent_estimate(l: MlirOperation) -> Option<i64> {
     }
     let iv = unsafe { counters(&[l], &[0]) }[0];
     let mut best: Option<i64> = None;
-    let mut stack = vec![l];
-    while let Some(op) = stack.pop() {
-        stack.extend(unsafe { children(op) });
-        let name = unsafe { op_name(op) };
-        let memref = match name.as_str() {
-            "affine.load" | "memref.load" => 0,
-            "affine.store" | "memref.store" => 1,
-            _ => continue,
-        };
-        let t = unsafe { mlirValueGetType(mlirOperationGetOperand(op, memref)) };
+    for (op, m) in unsafe { memory_accesses(l) } {
+        let t = unsafe { mlirValueGetType(m) };
         let subscripts = unsafe { crate::analysis::coalescing::coefficients(op, iv) };
         for (d, c) in subscripts.iter().enumerate() {
             if matches!(c, Some(1) | Some(-1))
