@@ -479,9 +479,9 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "tessel-reassociate-sums",
-        summary: "Regroup the integer sums (arith.addi trees) inside gpu.launch by the rows of the array elements they add, where a row's elements are also a group of another sum of the block (the points tessel-ilp-unroll put side by side), so that cse computes each shared row sum once (register reuse, paper 002); integer adds are associative modulo 2^width, the rebuilt adds carry no overflow flags",
+        summary: "Share the partial sums that the integer sums (arith.addi trees) of a block inside gpu.launch have in common (the points tessel-ilp-unroll put side by side): greedily, the pair of terms that most sums add becomes one add that each of them uses (Paar), loads of one element with no write between them counting as one term (register reuse, paper 002); integer adds are associative modulo 2^width, the rebuilt adds carry no overflow flags",
         options: &[],
-        example: "%s0 = ((a[r0][c0] + a[r0][c1]) + a[r1][c0]) + a[r1][c1]; %s1 = ((a[r1][c0] + a[r1][c1]) + a[r2][c0]) + a[r2][c1]  =>  %s0 = (a[r0][c0] + a[r0][c1]) + (a[r1][c0] + a[r1][c1]); %s1 = (a[r1][c0] + a[r1][c1]) + (a[r2][c0] + a[r2][c1])",
+        example: "%s0 = ((a[r0][c0] + a[r0][c1]) + a[r1][c0]) + a[r1][c1]; %s1 = ((a[r1][c0] + a[r1][c1]) + a[r2][c0]) + a[r2][c1]  =>  %g = a[r1][c0] + a[r1][c1]; %s0 = (a[r0][c0] + a[r0][c1]) + %g; %s1 = (%g + a[r2][c0]) + a[r2][c1]",
         kind: PassKind::Rust {
             anchor: "",
             run: crate::transforms::reassociate_sums::run,
