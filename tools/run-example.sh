@@ -23,7 +23,9 @@ for emit in mlir gpu ptx cubin amdgcn hsaco llvm obj; do
 done
 echo "  kernels launched: $(grep -c 'gpu.launch ' "$OUT/k.gpu")"
 echo "  PTX entry points: $(grep -c '^.visible .entry' "$OUT/k.ptx")"
-$BIN/tesselc "$K" "${INC[@]}" "${FLAGS[@]}" --emit=gpu -v -o /dev/null 2>&1 | grep -E "parallel loops" | sed 's/^/  /'
+# The schedule's loops and each kernel's mapping, as tesselc -v traces them.
+$BIN/tesselc "$K" "${INC[@]}" "${FLAGS[@]}" --emit=gpu -v -o /dev/null 2>&1 \
+  | sed -n -E 's/.*: (schedule: .*|mapping: .*)$/  \1/p' || true
 echo "== whole program: tesselc $K -o $OUT/prog"
 $BIN/tesselc "$K" "${INC[@]}" "${FLAGS[@]}" -o "$OUT/prog"
 clang-22 -w "${INC[@]}" "${FLAGS[@]}" "$K" -lm -o "$OUT/prog.clang"
